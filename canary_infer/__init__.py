@@ -1,0 +1,1 @@
+"""canary-infer: exact inference for the Canary Club bridge system."""
