@@ -1,0 +1,181 @@
+"""From an auction to what each player can hold.
+
+:class:`Inferencer` reads an auction against the system's call tree (calls are looked up
+from the opening on; the side that opens is the one whose calls the tree describes), collects
+for each seat the constraints of its calls, and solves them exactly with
+:mod:`canary_infer.engine`.  A call the system gives no meaning adds no constraint and is
+reported as undefined; inference goes on.
+
+    >>> inf = Inferencer()
+    >>> r = inf.infer(Auction.parse("2S P 2N P 3C"))
+    >>> r.hands["N"].patterns
+    ['5-3-1-4', '5-4-0-4', '6-3-0-4', '5-3-0-5']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .auction import SEATS, Auction
+from .cards import SUITS, Hand
+from .engine import Available, Result, solve
+from .expr import TRUE, Node, conj, evaluate
+from .system import CallNode, System, load_system
+
+OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
+OFF_TREE = "the notes give this call no meaning at this point"
+
+
+@dataclass
+class CallReading:
+    """One call of the auction as the system reads it."""
+
+    index: int
+    seat: str
+    call: str
+    defined: bool
+    meaning: str
+    source: str = ""
+    node: CallNode | None = None
+    formula: Node | None = None
+    interpretation: str = ""
+
+    def as_json(self) -> dict:
+        out = {"seat": self.seat, "call": self.call, "defined": self.defined, "meaning": self.meaning}
+        if self.source:
+            out["source"] = self.source
+        if self.interpretation:
+            out["interpretation"] = self.interpretation
+        if self.formula is not None and self.formula != TRUE:
+            out["constraint"] = str(self.formula)
+        return out
+
+
+@dataclass
+class SeatInference:
+    """What one seat can hold."""
+
+    consistent: bool
+    hcp: tuple[int, int] | None
+    lengths: dict[str, tuple[int, int]] | None
+    patterns: list[str]
+    hands: float  # number of 13-card hands (from the cards unseen) that fit
+    known: bool = False  # the asker's own hand
+
+    def as_json(self) -> dict:
+        return {
+            "consistent": self.consistent,
+            "hcp": list(self.hcp) if self.hcp else None,
+            "lengths": {s: list(v) for s, v in self.lengths.items()} if self.lengths else None,
+            "patterns": self.patterns,
+            "hands": int(self.hands),
+        }
+
+
+@dataclass
+class Inference:
+    auction: Auction
+    calls: list[CallReading]
+    hands: dict[str, SeatInference] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {
+            "auction": [str(c) for c in self.auction.calls],
+            "dealer": self.auction.dealer,
+            "calls": [c.as_json() for c in self.calls],
+            "hands": {s: self.hands[s].as_json() for s in SEATS},
+            "error": None,
+        }
+
+
+def _pattern(p) -> str:
+    return "-".join(map(str, p))
+
+
+def _chair(auction: Auction, seat: str) -> int:
+    return (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
+
+
+class Inferencer:
+    """Reads auctions with a system and infers hands.  Results are cached per seat formula."""
+
+    def __init__(self, system: System | None = None):
+        self.system = system or load_system()
+        self._cache: dict[tuple, Result] = {}
+
+    # ------------------------------------------------------------------ reading calls
+    def read(self, auction: Auction) -> list[CallReading]:
+        """Look every call up in the call tree."""
+        out: list[CallReading] = []
+        root = self.system.root("opening")
+        node: CallNode | None = None  # the last call of the opening side, once someone has bid
+        opener: str | None = None
+        for i, call in enumerate(auction.calls):
+            seat = auction.seat_of(i)
+            name = str(call)
+            ctx = {"chair": _chair(auction, seat)}
+            if opener is None:
+                child = root.children.get(name)
+                if name != "P":
+                    opener = seat
+                    node = child
+            elif seat in (opener, _partner(opener)):
+                child = node.children.get(name) if node is not None else None
+                node = child
+            else:
+                # the defenders: an explicit (call) child keeps us on the tree
+                child = node.children.get(f"({name})") if node is not None else None
+                if child is not None:
+                    node = child
+                elif name != "P":
+                    node = None
+                out.append(CallReading(i, seat, name, False, OPPONENT_CALL if child is None else child.meaning))
+                continue
+            if child is None or not child.defined:
+                why = OFF_TREE
+                if child is not None and child.status == "undefined":
+                    why = f"not defined in the notes ({child.meaning or 'undefined'})"
+                out.append(CallReading(i, seat, name, False, why, child.source if child else ""))
+                continue
+            out.append(CallReading(i, seat, name, True, child.meaning, child.source, child,
+                                   child.constraint(ctx), child.interpretation))
+        return out
+
+    # ------------------------------------------------------------------ solving
+    def _solve_chain(self, formulas: tuple[Node, ...], avail: Available) -> Result:
+        key = (formulas, avail)
+        if key in self._cache:
+            return self._cache[key]
+        if len(formulas) > 1:
+            parent = self._solve_chain(formulas[:-1], avail)
+            res = solve(conj(formulas), avail, patterns=list(parent.patterns)) if parent.patterns else parent
+        else:
+            res = solve(formulas[0] if formulas else TRUE, avail)
+        self._cache[key] = res
+        return res
+
+    def seat_formulas(self, calls: list[CallReading], seat: str) -> tuple[Node, ...]:
+        return tuple(c.formula for c in calls if c.seat == seat and c.defined and c.formula is not None
+                     and c.formula != TRUE)
+
+    def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
+        calls = self.read(auction)
+        inf = Inference(auction, calls)
+        avail = Available.excluding(known[1]) if known else Available()
+        for seat in SEATS:
+            formulas = self.seat_formulas(calls, seat)
+            if known and known[0] == seat:
+                hand = known[1]
+                ok = all(evaluate(f, hand) for f in formulas)
+                lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
+                inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
+                continue
+            res = self._solve_chain(formulas, avail)
+            pats = sorted(res.patterns.items(), key=lambda kv: -kv[1])
+            inf.hands[seat] = SeatInference(res.consistent, res.hcp, res.lengths(), [_pattern(p) for p, _ in pats],
+                                            res.hands)
+        return inf
+
+
+def _partner(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 4]
