@@ -128,8 +128,10 @@ class Feature:
 
     def value(self, hand, suit: str | None = None) -> int:
         """Exact value on a concrete hand, in units (see ``scale``)."""
-        if self.of_suit:
+        if suit is not None:
             return self.suit_value(hand, suit)
+        if self.of_suit:
+            raise ValueError(f"{self.name} is a feature of one suit: give the suit")
         return sum(self.suit_value(hand, s) for s in SUITS)
 
 

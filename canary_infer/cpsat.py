@@ -1,0 +1,224 @@
+"""The card-level CP-SAT face: one hand as 52 booleans.
+
+Every feature of :mod:`canary_infer.features` is encoded over the card booleans of a hand:
+linear features as weighted sums, the others by a table constraint over the suit's length
+and its top six cards (the same per-holding definition as the exact evaluator).  A formula
+compiles to a literal; calls are added behind assumption literals, so one model answers
+many questions: is there a hand, an example hand, which calls contradict each other (an
+unsatisfiable core), the HCP extremes, whether a given pattern is possible.
+
+    >>> from canary_infer.expr import parse
+    >>> m = HandModel()
+    >>> lit = m.add(parse("hcp in 11..16 and S == 6 and C == 4 and H in 1..2"))
+    >>> m.feasible([lit], pattern=(6, 2, 1, 4)), m.feasible([lit], pattern=(6, 3, 0, 4))
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from ortools.sat.python import cp_model
+
+from .cards import RANKS, SUITS, Hand
+from .engine import Available
+from .expr import And, Cmp, Feat, Node, Not, Or, Pattern, Shape
+from .features import BIT, FEATURES, SMALL_CARDS, TOP
+
+
+def _solver() -> cp_model.CpSolver:
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    s.parameters.cp_model_presolve = False
+    s.parameters.linearization_level = 0
+    s.parameters.symmetry_level = 0
+    return s
+
+
+class HandModel:
+    """A CP-SAT model of one 13-card hand drawn from the available cards."""
+
+    def __init__(self, avail: Available = Available(), exclude: Hand | None = None):
+        m = self.model = cp_model.CpModel()
+        self.x = {(s, r): m.NewBoolVar(f"{s}{r}") for s in SUITS for r in RANKS}
+        m.Add(sum(self.x.values()) == 13)
+        for si, s in enumerate(SUITS):
+            for r in TOP:
+                if not avail.honours[si] & BIT[r]:
+                    m.Add(self.x[s, r] == 0)
+            small = [self.x[s, r] for r in RANKS if r not in TOP]
+            m.Add(sum(small) <= avail.small[si])
+            if avail.small[si] < SMALL_CARDS:  # fix which small cards are gone, for tidy witnesses
+                for r in [r for r in RANKS if r not in TOP][avail.small[si]:]:
+                    m.Add(self.x[s, r] == 0)
+        if exclude is not None:
+            for s, r in exclude.cards:
+                m.Add(self.x[s, r] == 0)
+        self._feat: dict[tuple[str, str], cp_model.IntVar] = {}
+        self._lit: dict[Node, cp_model.IntVar] = {}
+        self.length = {s: self.feature(Feat("len", s)) for s in SUITS}
+        self._len_is: dict[tuple[str, int], cp_model.IntVar] = {}
+        self.hcp = self.feature(Feat("hcp"))
+
+    # ------------------------------------------------------------------ features
+    def suit_feature(self, name: str, suit: str):
+        """The CP-SAT expression of one feature on one suit."""
+        key = (name, suit)
+        if key in self._feat:
+            return self._feat[key]
+        f = FEATURES[name]
+        m = self.model
+        if f.linear is not None:
+            expr = sum(w * self.x[suit, r] for r, w in f.linear.items())
+            var = m.NewIntVar(0, 13 * max(f.linear.values()), f"{name}_{suit}")
+            m.Add(var == expr)
+        else:
+            length = self.suit_feature("len", suit)
+            var = m.NewIntVar(f.lo, f.hi, f"{name}_{suit}")
+            rows = []
+            for n in range(14):
+                for mask in range(64):
+                    small = n - bin(mask).count("1")
+                    if 0 <= small <= SMALL_CARDS:
+                        rows.append([n] + [(mask >> i) & 1 for i in range(len(TOP))] + [f.per_suit(n, mask)])
+            m.AddAllowedAssignments([length] + [self.x[suit, r] for r in TOP] + [var], rows)
+        self._feat[key] = var
+        return var
+
+    def feature(self, feat: Feat):
+        if feat.suit is not None:
+            return self.suit_feature(feat.name, feat.suit)
+        key = (feat.name, "*")
+        if key not in self._feat:
+            f = FEATURES[feat.name]
+            var = self.model.NewIntVar(0, 4 * max(f.hi, 13), f"{feat.name}_total")
+            self.model.Add(var == sum(self.suit_feature(feat.name, s) for s in SUITS))
+            self._feat[key] = var
+        return self._feat[key]
+
+    def length_is(self, suit: str, n: int):
+        key = (suit, n)
+        if key not in self._len_is:
+            b = self.model.NewBoolVar(f"len_{suit}_{n}")
+            self.model.Add(self.length[suit] == n).OnlyEnforceIf(b)
+            self.model.Add(self.length[suit] != n).OnlyEnforceIf(b.Not())
+            self._len_is[key] = b
+        return self._len_is[key]
+
+    # ------------------------------------------------------------------ formulas
+    def literal(self, n: Node):
+        """A literal equivalent to the formula."""
+        if n in self._lit:
+            return self._lit[n]
+        m = self.model
+        if isinstance(n, Not):
+            lit = self.literal(n.item).Not()
+        elif isinstance(n, (And, Or)):
+            items = [self.literal(i) for i in n.items]
+            lit = m.NewBoolVar("")
+            if isinstance(n, And):
+                if items:
+                    m.AddBoolAnd(items).OnlyEnforceIf(lit)
+                    m.AddBoolOr([i.Not() for i in items]).OnlyEnforceIf(lit.Not())
+                else:
+                    m.Add(lit == 1)
+            else:
+                if items:
+                    m.AddBoolOr(items).OnlyEnforceIf(lit)
+                    m.AddBoolAnd([i.Not() for i in items]).OnlyEnforceIf(lit.Not())
+                else:
+                    m.Add(lit == 0)
+        elif isinstance(n, Cmp):
+            expr = sum(int(c) * self.feature(f) for c, f in n.terms) + int(n.const)
+            lit = m.NewBoolVar("")
+            if n.op == ">=":
+                m.Add(expr >= 0).OnlyEnforceIf(lit)
+                m.Add(expr <= -1).OnlyEnforceIf(lit.Not())
+            elif n.op == "<=":
+                m.Add(expr <= 0).OnlyEnforceIf(lit)
+                m.Add(expr >= 1).OnlyEnforceIf(lit.Not())
+            elif n.op == "==":
+                m.Add(expr == 0).OnlyEnforceIf(lit)
+                m.Add(expr != 0).OnlyEnforceIf(lit.Not())
+            else:
+                m.Add(expr != 0).OnlyEnforceIf(lit)
+                m.Add(expr == 0).OnlyEnforceIf(lit.Not())
+        elif isinstance(n, Pattern):
+            opts = [And(tuple(_len_eq(s, k) for s, k in zip(SUITS, p, strict=True) if k is not None))
+                    for p in n.patterns]
+            lit = self.literal(opts[0] if len(opts) == 1 else Or(tuple(opts)))
+        elif isinstance(n, Shape):
+            opts = []
+            for sh in n.shapes:
+                for p in sorted(set(permutations(sh))):
+                    opts.append(And(tuple(_len_eq(s, k) for s, k in zip(SUITS, p, strict=True))))
+            lit = self.literal(Or(tuple(opts)))
+        else:
+            raise TypeError(f"cannot encode {n!r}")
+        self._lit[n] = lit
+        return lit
+
+    def add(self, formula: Node):
+        """Add a formula behind a fresh assumption literal and return that literal."""
+        a = self.model.NewBoolVar("assume")
+        self.model.AddImplication(a, self.literal(formula))
+        return a
+
+    # ------------------------------------------------------------------ questions
+    def _solve(self, assumptions, pattern=None, objective=None):
+        m = self.model
+        m.ClearAssumptions()
+        lits = list(assumptions)
+        if pattern is not None:
+            lits += [self.length_is(s, k) for s, k in zip(SUITS, pattern, strict=True)]
+        m.AddAssumptions(lits)
+        m.ClearObjective()
+        if objective is not None:
+            sense, expr = objective
+            (m.Minimize if sense == "min" else m.Maximize)(expr)
+        solver = _solver()
+        status = solver.Solve(m)
+        return solver, status
+
+    def feasible(self, assumptions, pattern=None) -> bool:
+        _, st = self._solve(assumptions, pattern)
+        return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    def example(self, assumptions, pattern=None) -> Hand | None:
+        solver, st = self._solve(assumptions, pattern)
+        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        return Hand.from_cards([k for k, v in self.x.items() if solver.Value(v)])
+
+    def extreme(self, assumptions, expr, sense: str) -> int | None:
+        solver, st = self._solve(assumptions, objective=(sense, expr))
+        if st != cp_model.OPTIMAL:
+            return None
+        return int(round(solver.ObjectiveValue()))
+
+    def core(self, assumptions) -> list | None:
+        """A set of the assumptions that cannot all hold (None if they can)."""
+        solver, st = self._solve(assumptions)
+        if st != cp_model.INFEASIBLE:
+            return None
+        idx = set(solver.SufficientAssumptionsForInfeasibility())
+        return [a for a in assumptions if a.Index() in idx]
+
+    def value(self, hand: Hand, feat: Feat) -> int:
+        """The model's value of a feature when the cards are fixed to a hand (for the tests)."""
+        m = self.model
+        m.ClearAssumptions()
+        m.AddAssumptions([self.x[s, r] if (s, r) in hand.cards else self.x[s, r].Not()
+                          for s in SUITS for r in RANKS])
+        var = self.feature(feat)
+        solver = _solver()
+        st = solver.Solve(m)
+        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise ValueError(f"the model rejects the hand {hand}")
+        return solver.Value(var)
+
+
+def _len_eq(suit: str, n: int) -> Cmp:
+    from fractions import Fraction
+
+    return Cmp(((Fraction(1), Feat("len", suit)),), Fraction(-n), "==")
