@@ -1,8 +1,9 @@
 """The card-level CP-SAT face: one hand as 52 booleans.
 
 Every feature of :mod:`canary_infer.features` is encoded over the card booleans of a hand:
-linear features as weighted sums, the others by a table constraint over the suit's length
-and its top six cards (the same per-holding definition as the exact evaluator).  A formula
+linear features as weighted sums of cards, the others as weighted sums of one-hot holding
+classes (a suit's length and its top six cards), weighted by the same per-holding
+definition the exact evaluator uses.  A formula
 compiles to a literal; calls are added behind assumption literals, so one model answers
 many questions: is there a hand, an example hand, which calls contradict each other (an
 unsatisfiable core), the HCP extremes, whether a given pattern is possible.
@@ -32,6 +33,7 @@ def _solver() -> cp_model.CpSolver:
     s.parameters.cp_model_presolve = False
     s.parameters.linearization_level = 0
     s.parameters.symmetry_level = 0
+    s.parameters.cp_model_probing_level = 0
     return s
 
 
@@ -55,9 +57,10 @@ class HandModel:
             for s, r in exclude.cards:
                 m.Add(self.x[s, r] == 0)
         self._feat: dict[tuple[str, str], cp_model.IntVar] = {}
+        self._cls: dict[str, list] = {}
+        self._len_is: dict[tuple[str, int], cp_model.IntVar] = {}
         self._lit: dict[Node, cp_model.IntVar] = {}
         self.length = {s: self.feature(Feat("len", s)) for s in SUITS}
-        self._len_is: dict[tuple[str, int], cp_model.IntVar] = {}
         self.hcp = self.feature(Feat("hcp"))
 
     # ------------------------------------------------------------------ features
@@ -73,17 +76,33 @@ class HandModel:
             var = m.NewIntVar(0, 13 * max(f.linear.values()), f"{name}_{suit}")
             m.Add(var == expr)
         else:
-            length = self.suit_feature("len", suit)
             var = m.NewIntVar(f.lo, f.hi, f"{name}_{suit}")
-            rows = []
-            for n in range(14):
-                for mask in range(64):
-                    small = n - bin(mask).count("1")
-                    if 0 <= small <= SMALL_CARDS:
-                        rows.append([n] + [(mask >> i) & 1 for i in range(len(TOP))] + [f.per_suit(n, mask)])
-            m.AddAllowedAssignments([length] + [self.x[suit, r] for r in TOP] + [var], rows)
+            m.Add(var == sum(f.per_suit(n, mask) * b for n, mask, b in self._classes(suit)
+                             if f.per_suit(n, mask)))
         self._feat[key] = var
         return var
+
+    def _classes(self, suit: str):
+        """One boolean per holding class (length, top cards) of the suit, exactly one true.
+
+        Every feature is then linear in these: the table of its per-holding values."""
+        if suit not in self._cls:
+            m = self.model
+            out = []
+            for n in range(14):
+                for mask in range(64):
+                    if 0 <= n - bin(mask).count("1") <= SMALL_CARDS:
+                        out.append((n, mask, m.NewBoolVar(f"{suit}_{n}_{mask}")))
+            m.AddExactlyOne(b for _, _, b in out)
+            m.Add(sum(n * b for n, _, b in out) == sum(self.x[suit, r] for r in RANKS))
+            for i, r in enumerate(TOP):
+                m.Add(sum(b for _, mask, b in out if mask >> i & 1) == self.x[suit, r])
+            for n, mask, b in out:  # clauses too, so that the cards decide the class by propagation
+                m.AddImplication(b, self.length_is(suit, n))
+                for i, r in enumerate(TOP):
+                    m.AddImplication(b, self.x[suit, r] if mask >> i & 1 else self.x[suit, r].Not())
+            self._cls[suit] = out
+        return self._cls[suit]
 
     def feature(self, feat: Feat):
         if feat.suit is not None:
@@ -204,18 +223,19 @@ class HandModel:
         idx = set(solver.SufficientAssumptionsForInfeasibility())
         return [a for a in assumptions if a.Index() in idx]
 
-    def value(self, hand: Hand, feat: Feat) -> int:
-        """The model's value of a feature when the cards are fixed to a hand (for the tests)."""
+    def values(self, hand: Hand, feats: list[Feat]) -> list[int]:
+        """The model's values of features when the cards are fixed to a hand (for the tests)."""
         m = self.model
+        variables = [self.feature(f) for f in feats]
         m.ClearAssumptions()
+        m.ClearObjective()
         m.AddAssumptions([self.x[s, r] if (s, r) in hand.cards else self.x[s, r].Not()
                           for s in SUITS for r in RANKS])
-        var = self.feature(feat)
         solver = _solver()
         st = solver.Solve(m)
         if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise ValueError(f"the model rejects the hand {hand}")
-        return solver.Value(var)
+        return [solver.Value(v) for v in variables]
 
 
 def _len_eq(suit: str, n: int) -> Cmp:

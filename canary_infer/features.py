@@ -20,7 +20,7 @@ Roman losers in quarters, quick tricks in halves.
     >>> from canary_infer.cards import Hand
     >>> h = Hand.from_pbn("AKQ83.J2.K4.QT92")
     >>> FEATURES["hcp"].value(h), FEATURES["losers"].value(h) / 4, FEATURES["qt"].value(h) / 2
-    (18, 6.25, 3.0)
+    (15, 5.75, 2.5)
 """
 
 from __future__ import annotations
