@@ -59,7 +59,8 @@ def _fmt_range(r) -> str:
 
 
 def render_text(inf) -> str:
-    lines = [f"Auction: {' '.join(str(c) for c in inf.auction.calls) or '(no calls)'}   dealer {inf.auction.dealer}", ""]
+    calls = " ".join(str(c) for c in inf.auction.calls) or "(no calls)"
+    lines = [f"Auction: {calls}   dealer {inf.auction.dealer}", ""]
     for c in inf.calls:
         mark = " " if c.defined else "?"
         src = f"  [{c.source}]" if c.source and c.defined else ""

@@ -40,7 +40,8 @@ def _solver() -> cp_model.CpSolver:
 class HandModel:
     """A CP-SAT model of one 13-card hand drawn from the available cards."""
 
-    def __init__(self, avail: Available = Available(), exclude: Hand | None = None):
+    def __init__(self, avail: Available | None = None, exclude: Hand | None = None):
+        avail = avail or Available()
         m = self.model = cp_model.CpModel()
         self.x = {(s, r): m.NewBoolVar(f"{s}{r}") for s in SUITS for r in RANKS}
         m.Add(sum(self.x.values()) == 13)

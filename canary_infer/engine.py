@@ -375,29 +375,72 @@ def build_table(plan: Plan, avail: Available = Available(), patterns=None) -> Ta
 
 
 # --------------------------------------------------------------------------- evaluation
-def vector(n: Node, t: Table) -> np.ndarray:
-    """The truth of a (rewritten) formula on every row of a table."""
+def vector(n: Node, t: Table, memo: dict | None = None) -> np.ndarray:
+    """The truth of a (rewritten) formula on every row of a table.
+
+    Sub-formulas about lengths only are evaluated once per pattern and gathered."""
+    if memo is None:
+        memo = {}
+    if n in memo:
+        return memo[n]
     size = len(t.rows)
+    if size > len(ALL_PATTERNS) and _pure_length(n):
+        if "_pid" not in memo:
+            lens = [t.column(("len", s)) for s in SUITS]
+            memo["_pid"] = _pattern_index(*lens)
+        out = _pattern_truth(n)[memo["_pid"]]
+    elif isinstance(n, And):
+        out = np.ones(size, bool)
+        for c in n.items:
+            out &= vector(c, t, memo)
+    elif isinstance(n, Or):
+        out = np.zeros(size, bool)
+        for c in n.items:
+            out |= vector(c, t, memo)
+    elif isinstance(n, Not):
+        out = ~vector(n.item, t, memo)
+    elif isinstance(n, ColTest):
+        out = _compare(t.column(n.key), n.op, n.value)
+    elif isinstance(n, Cmp):
+        v = np.full(size, int(n.const), np.int64)
+        for c, f in n.terms:
+            v = v + int(c) * t.column(_feature_key(f))
+        out = _compare(v, n.op)
+    else:
+        out = _length_truth(n, [t.column(("len", s)) for s in SUITS])
+    memo[n] = out
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _pure_length(n: Node) -> bool:
+    """True if a formula looks at suit lengths only (and at no derived column)."""
+    if isinstance(n, ColTest):
+        return False
+    if isinstance(n, Cmp):
+        return all(f.name == "len" and f.suit for _, f in n.terms)
+    return all(_pure_length(c) for c in n.children())
+
+
+def _length_truth(n: Node, lens: list[np.ndarray]) -> np.ndarray:
+    size = len(lens[0])
     if isinstance(n, And):
         out = np.ones(size, bool)
         for c in n.items:
-            out &= vector(c, t)
+            out &= _length_truth(c, lens)
         return out
     if isinstance(n, Or):
         out = np.zeros(size, bool)
         for c in n.items:
-            out |= vector(c, t)
+            out |= _length_truth(c, lens)
         return out
     if isinstance(n, Not):
-        return ~vector(n.item, t)
-    if isinstance(n, ColTest):
-        return _compare(t.column(n.key), n.op, n.value)
+        return ~_length_truth(n.item, lens)
     if isinstance(n, Cmp):
         v = np.full(size, int(n.const), np.int64)
         for c, f in n.terms:
-            v = v + int(c) * t.column(_feature_key(f))
+            v = v + int(c) * lens[SUITS.index(f.suit)]
         return _compare(v, n.op)
-    lens = [t.column(("len", s)) for s in SUITS]
     if isinstance(n, Pattern):
         out = np.zeros(size, bool)
         for pat in n.patterns:
@@ -414,6 +457,21 @@ def vector(n: Node, t: Table) -> np.ndarray:
             out |= (srt == np.array(sh)).all(axis=1)
         return out
     raise TypeError(f"cannot evaluate {n!r}")
+
+
+_PAT_LENS = [np.array([p[i] for p in ALL_PATTERNS], np.int64) for i in range(4)]
+_PAT_ID = np.full(14**4, -1, np.int64)
+_PAT_ID[[((a * 14 + b) * 14 + c) * 14 + d for a, b, c, d in ALL_PATTERNS]] = np.arange(len(ALL_PATTERNS))
+
+
+def _pattern_index(s, h, d, c) -> np.ndarray:
+    return _PAT_ID[((s * 14 + h) * 14 + d) * 14 + c]
+
+
+@lru_cache(maxsize=4096)
+def _pattern_truth(n: Node) -> np.ndarray:
+    """A length-only formula evaluated on all 560 patterns."""
+    return _length_truth(n, _PAT_LENS)
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,8 @@ from pathlib import Path
 from .auction import Call
 from .expr import (
     FALSE,
-    Builder,
     TRUE,
+    Builder,
     ConstraintError,
     Definition,
     Node,
@@ -356,7 +356,8 @@ class _Loader:
             args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
             self.pending_answers.append((node, m.group(1), args, path, no))
             return
-        self.fail(path, no, f"expected a call, '= constraint', 'answers', 'note' or 'interpretation', got '{body[:25]}'")
+        self.fail(path, no, "expected a call, '= constraint', 'answers', 'note' or 'interpretation',"
+                            f" got '{body[:25]}'")
 
     def finish(self) -> System:
         for node, name, args, path, no in self.pending_answers:
@@ -374,8 +375,8 @@ class _Loader:
                     child = CallNode(call=call, parent=node, path=path, line=no)
                     node.children[call] = child
                 elif child.meaning:
-                    self.fail(path, no, f"{' '.join(child.auction())} has its own meaning and is also step {step}"
-                                        f" of '{name}'")
+                    where = " ".join(child.auction())
+                    self.fail(path, no, f"{where} has its own meaning and is also step {step} of '{name}'")
                 words = meaning
                 for p, s in env.items():
                     words = words.replace("{" + p + "}", _SUIT_NAMES[s])

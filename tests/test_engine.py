@@ -1,0 +1,120 @@
+"""The exact DP engine: counted against combinatorics, checked for soundness on random hands,
+and held together with the card-level CP-SAT model on random formulas."""
+
+import random
+from math import comb
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canary_infer.cards import SUITS, Hand
+from canary_infer.cpsat import HandModel
+from canary_infer.engine import ALL_PATTERNS, Available, solve
+from canary_infer.expr import TRUE, evaluate, parse
+
+
+def test_every_hand_is_counted_once():
+    r = solve(TRUE)
+    assert r.hands == comb(52, 13)
+    assert len(r.patterns) == 560 and r.hcp == (0, 37)
+
+
+def test_counts_match_combinatorics():
+    assert solve(parse("S == 5")).hands == comb(13, 5) * comb(39, 8)
+    assert solve(parse("pattern 4-3-3-3")).hands == comb(13, 4) * comb(13, 3) ** 3
+    # exactly one ace: choose it, then 12 cards from the 48 non-aces
+    assert solve(parse("aces == 1")).hands == 4 * comb(48, 12)
+    # 37 HCP is the maximum: all aces, kings and queens plus one jack
+    r = solve(parse("hcp >= 37"))
+    assert r.hands == 4 and r.hcp == (37, 37)
+
+
+def test_unseen_cards_are_respected():
+    mine = Hand.from_pbn("AKQJT98765432...")
+    r = solve(parse("S >= 1"), Available.excluding(mine))
+    assert r.hands == 0 and not r.consistent
+    r = solve(TRUE, Available.excluding(mine))
+    assert r.hands == comb(39, 13)
+    assert all(p[0] == 0 for p in r.patterns)
+
+
+def test_pattern_restriction_only_prunes():
+    f = parse("hcp in 11..16 and losers <= 7 and qt >= 2")
+    full = solve(f)
+    some = [p for p in full.patterns if p[0] >= 5]
+    part = solve(f, patterns=some)
+    assert set(part.patterns) == set(some)
+    assert all(part.patterns[p] == full.patterns[p] for p in some)
+
+
+# ---------------------------------------------------------------- random formulas
+ATOMS = [
+    "hcp >= {a}", "hcp <= {b}", "{s} >= {n}", "{s} <= {m}", "losers <= {l}", "qt >= {q}",
+    "control({s})", "stopper({s})", "top3({s}) >= {t}", "controls >= {c}", "hcp({s}) >= {h}",
+    "shape 4333 | 4432 | 5332", "len({s}) == 1 -> hasA({s}) or hasK({s})", "losers({s}) <= {k}",
+]
+
+
+@st.composite
+def formulas(draw):
+    def atom():
+        text = draw(st.sampled_from(ATOMS))
+        return text.format(
+            a=draw(st.integers(0, 20)), b=draw(st.integers(8, 30)), s=draw(st.sampled_from(SUITS)),
+            n=draw(st.integers(0, 6)), m=draw(st.integers(2, 8)), l=draw(st.sampled_from([5, 6.5, 7, 8.25])),
+            q=draw(st.sampled_from([1, 1.5, 2, 3])), t=draw(st.integers(1, 3)), c=draw(st.integers(1, 7)),
+            h=draw(st.integers(1, 8)), k=draw(st.sampled_from([1, 1.25, 2])),
+        )
+
+    def tree(depth):
+        if depth == 0 or draw(st.booleans()):
+            return f"({atom()})"
+        op = draw(st.sampled_from(["and", "or"]))
+        left, right = tree(depth - 1), tree(depth - 1)
+        neg = "not " if draw(st.booleans()) else ""
+        return f"{neg}({left} {op} {right})"
+
+    return tree(2)
+
+
+@settings(max_examples=30, deadline=None)
+@given(formulas(), st.randoms(use_true_random=False))
+def test_engine_is_sound_on_random_hands(text, rng):
+    f = parse(text)
+    r = solve(f)
+    for _ in range(40):
+        h = Hand.random(rng)
+        if evaluate(f, h):
+            assert h.lengths in r.patterns, (text, h)
+            assert r.hcp[0] <= h.hcp <= r.hcp[1], (text, h)
+
+
+@settings(max_examples=12, deadline=None)
+@given(formulas(), st.randoms(use_true_random=False))
+def test_engine_and_cpsat_agree(text, rng):
+    f = parse(text)
+    r = solve(f)
+    m = HandModel()
+    lit = m.add(f)
+    assert m.feasible([lit]) == r.consistent, text
+    if not r.consistent:
+        return
+    assert m.extreme([lit], m.hcp, "min") == r.hcp[0], text
+    assert m.extreme([lit], m.hcp, "max") == r.hcp[1], text
+    inside = rng.sample(sorted(r.patterns), min(4, len(r.patterns)))
+    outside = [p for p in ALL_PATTERNS if p not in r.patterns]
+    for p in inside:
+        ex = m.example([lit], pattern=p)
+        assert ex is not None and evaluate(f, ex) and ex.lengths == p, (text, p)
+    for p in rng.sample(outside, min(4, len(outside))):
+        assert not m.feasible([lit], pattern=p), (text, p)
+
+
+def test_random_hand_counts_agree_with_sampling():
+    # a loose statistical cross-check of the counts: the share of hands with 11-16 HCP
+    f = parse("hcp in 11..16")
+    share = solve(f).hands / comb(52, 13)
+    rng = random.Random(7)
+    n = 4000
+    hits = sum(evaluate(f, Hand.random(rng)) for _ in range(n))
+    assert abs(hits / n - share) < 0.03
