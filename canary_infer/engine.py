@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import SUITS
-from .expr import TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape
+from .expr import TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, feats
 from .features import FEATURES, SMALL_CARDS, classes
 
 ALL_PATTERNS: tuple[tuple[int, int, int, int], ...] = tuple(
@@ -99,12 +99,7 @@ def _local_suit(n: Node) -> str | None:
 
 
 def _feats(n: Node) -> set[Feat]:
-    if isinstance(n, Cmp):
-        return {f for _, f in n.terms}
-    out: set[Feat] = set()
-    for c in n.children():
-        out |= _feats(c)
-    return out
+    return feats(n)
 
 
 def _only_length(n: Node) -> bool:
