@@ -23,7 +23,7 @@ its HCP range, the range of each suit's length and every suit pattern still poss
 INFER_EPILOG = f"""\
 examples:
   canary-infer infer "{EXAMPLE}"                 what opener shows after two relays
-  canary-infer infer "P P 1S" --dealer E          a third-chair opening; West passed first
+  canary-infer infer "P P 1S" --dealer E          East and South pass, West opens in third chair
   canary-infer infer "2H P 2S P 3D" --json        the JSON contract (see README)
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line

@@ -22,12 +22,13 @@ variable resolved, and :func:`evaluate` computes a node exactly on a concrete ha
     >>> n = parse("hcp in 11..16 and S >= 4")
     >>> str(n)
     'hcp >= 11 and hcp <= 16 and len(S) >= 4'
-    >>> evaluate(n, Hand.from_pbn("AKQ83.J2.K4.QT92"))
-    False
+    >>> evaluate(n, Hand.from_pbn("AKQ83.J2.K4.QT92")), evaluate(n, Hand.from_pbn("AKQ83.AJ2.K4.QT9"))
+    (True, False)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -67,12 +68,13 @@ suitset: NAME ("," NAME)*
 ?sum: product (ADDOP product)*
 ?product: atom ("*" atom)*
 ?atom: NUMBER -> number
+    | "-" atom -> negative
     | NAME "(" [NAME ("," NAME)*] ")" -> call
     | NAME -> name
     | "true" -> true
     | "false" -> false
     | "(" expr ")"
-QUANT.2: "all" | "any"
+QUANT.2: /(all|any)(?![A-Za-z_0-9])/
 CMP: ">=" | "<=" | "==" | "!=" | ">" | "<" | "="
 ADDOP: "+" | "-"
 PATTERN: /[0-9x]{1,2}-[0-9x]{1,2}-[0-9x]{1,2}-[0-9x]{1,2}/
@@ -118,11 +120,18 @@ class Cmp(Node):
             (c, f), = self.terms
             scale = FEATURES[f.name].scale
             op = self.op if c > 0 else {">=": "<=", "<=": ">="}.get(self.op, self.op)
-            return f"{f} {op} {_num(-self.const / c / scale)}"
-        lhs = " + ".join(
-            (str(f) if c == 1 else f"{_num(c)}*{f}") for c, f in self.terms
-        ).replace("+ -", "- ") or "0"
-        return f"{lhs} {self.op} {_num(-self.const)}"
+            value = -self.const / c / scale
+            if FEATURES[f.name].boolean and f.suit and value == 1 and op == ">=":
+                return str(f)
+            return f"{f} {op} {_num(value)}"
+        parts = []
+        for i, (c, f) in enumerate(self.terms):
+            real = c * FEATURES[f.name].scale  # coefficient of the feature in its own unit
+            mag = abs(real)
+            term = str(f) if mag == 1 else f"{_num(mag)}*{f}"
+            parts.append(term if i == 0 and real > 0 else (f"-{term}" if i == 0 else
+                                                             (f"+ {term}" if real > 0 else f"- {term}")))
+        return f"{' '.join(parts)} {self.op} {_num(-self.const)}"
 
 
 @dataclass(frozen=True)
@@ -369,6 +378,9 @@ class Builder:
                 return self._bool(tree, bound, st)
             if name in FEATURES and FEATURES[name].boolean:
                 return self._cmp(self._lin(t, env, stack).add(_Lin(const=Fraction(1)), -1), ">=")
+            if name not in FEATURES and not self._is_suit(name, env):
+                kind = "function" if k == "call" else "name"
+                raise ConstraintError(f"unknown {kind} '{name}'", getattr(t.children[0], "column", None))
             raise ConstraintError(f"'{name}' is a number here, not a condition; compare it with something",
                                   getattr(t.children[0], "column", None))
         raise ConstraintError(f"a number is used where a condition is expected ({k})")
@@ -390,6 +402,8 @@ class Builder:
         k = t.data
         if k == "number":
             return _Lin(const=_number(str(t.children[0])))
+        if k == "negative":
+            return self._lin(t.children[0], env, stack).scale(Fraction(-1))
         if k == "sum":
             out = self._lin(t.children[0], env, stack)
             for op, term in zip(t.children[1::2], t.children[2::2], strict=True):
@@ -444,16 +458,31 @@ class Builder:
         den = 1
         for c in list(terms.values()) + [const]:
             den = den * c.denominator // _gcd(den, c.denominator)
-        terms = {f: c * den for f, c in terms.items()}
-        const = const * den
+        terms = {f: int(c * den) for f, c in terms.items()}
+        const = Fraction(const * den)
         if op == ">":
             op, const = ">=", const - 1
         elif op == "<":
             op, const = "<=", const + 1
         elif op == "=":
             op = "=="
-        ordered = tuple(sorted(((c, f) for f, c in terms.items()), key=lambda cf: (cf[1].name, cf[1].suit or "")))
-        return Cmp(ordered, const, op)
+        # canonical form: coefficients without common factor, the first one positive
+        ordered = sorted(terms.items(), key=lambda fc: (fc[0].name, fc[0].suit or ""))
+        if ordered[0][1] < 0:
+            ordered = [(f, -c) for f, c in ordered]
+            const = -const
+            op = {">=": "<=", "<=": ">="}.get(op, op)
+        g = 0
+        for _, c in ordered:
+            g = _gcd(g, abs(c))
+        k = const / g
+        if op == ">=":  # sum >= -k  <=>  sum >= ceil(-k)
+            k = Fraction(math.floor(k))
+        elif op == "<=":  # sum <= -k  <=>  sum <= floor(-k)
+            k = Fraction(math.ceil(k))
+        elif k.denominator != 1:
+            return FALSE if op == "==" else TRUE
+        return Cmp(tuple((Fraction(c // g), f) for f, c in ordered), k, op)
 
 
 def _gcd(a: int, b: int) -> int:

@@ -29,6 +29,8 @@ from pathlib import Path
 from .auction import Call
 from .expr import (
     FALSE,
+    SUIT_NAMES,
+    SUIT_SETS,
     TRUE,
     Builder,
     ConstraintError,
@@ -40,7 +42,7 @@ from .expr import (
     parse,
     parse_tree,
 )
-from .expr import SUIT_NAMES as _SUIT_NAMES
+from .features import FEATURES
 
 
 class SystemFileError(ValueError):
@@ -138,7 +140,8 @@ class System:
             stack.extend(reversed(list(n.children.values())))
 
 
-_CALL = r"\(?(?:[1-7](?:C|D|H|S|N)|P|X|XX)\)?"
+_BARE = r"(?:[1-7](?:C|D|H|S|N)|P|X|XX)"
+_CALL = rf"(?:\({_BARE}\)|{_BARE})"
 _NODE = re.compile(rf"^(?P<call>{_CALL})(?=\s|$)\s*(?P<rest>.*)$")
 _MEANING = re.compile(r'"([^"]*)"')
 _SOURCE = re.compile(r"\[([^\]]*)\]")
@@ -216,8 +219,13 @@ class _Loader:
                 continue  # notes on definitions are for the reader
             if current_tree is None:
                 self.fail(path, no, "indented line outside a tree, schedule or definition")
-            while stack and stack[-1][0] >= indent:
+            dedent = stack[-1][0] > indent
+            while stack and stack[-1][0] > indent:
                 stack.pop()
+            if stack and stack[-1][0] == indent and len(stack) > 1:
+                stack.pop()  # a sibling of the call at this indentation
+            elif dedent:
+                self.fail(path, no, "indentation does not match any enclosing call")
             if not stack:
                 self.fail(path, no, "indentation does not match any enclosing call")
             parent_indent, parent = stack[-1]
@@ -240,6 +248,8 @@ class _Loader:
         name, params, text = m.group(1), m.group(2), m.group(3)
         if name in self.system.definitions:
             self.fail(path, no, f"'{name}' is defined twice")
+        if name in FEATURES or name in SUIT_SETS or (len(name) == 1 and name in "SHDC"):
+            self.fail(path, no, f"'{name}' is a built-in word of the language; choose another name")
         ps = tuple(p.strip() for p in params.split(",")) if params and params.strip() else ()
         try:
             tree = parse_tree(text)
@@ -251,8 +261,11 @@ class _Loader:
         try:
             try:
                 parse(text, self.system.definitions, env)
-            except ConstraintError:
-                Builder(self.system.definitions).number(tree, env)
+            except ConstraintError as first:
+                try:
+                    Builder(self.system.definitions).number(tree, env)
+                except ConstraintError:
+                    raise first from None
         except ConstraintError as e:
             del self.system.definitions[name]
             self.fail(path, no, f"in '{name}': {e}")
@@ -366,9 +379,16 @@ class _Loader:
                 self.fail(path, no, f"no schedule named '{name}'")
             if len(args) != len(sch.params):
                 self.fail(path, no, f"'{name}' takes {len(sch.params)} suits, got {len(args)}")
+            bad = [a for a in args if a not in SUIT_NAMES]
+            if bad:
+                self.fail(path, no, f"'{bad[0]}' is not a suit (answers take S, H, D or C)")
             env = dict(zip(sch.params, args, strict=True))
             last = Call.parse(node.call.strip("()"))
+            if last.rank is None:
+                self.fail(path, no, f"answers must follow a bid, not '{node.call}'")
             for step, meaning, text, sline, spath in sch.steps:
+                if last.rank + step > 34:
+                    self.fail(path, no, f"step {step} of '{name}' would be above 7N")
                 call = _canon_call(str(Call.from_rank(last.rank + step)))
                 child = node.children.get(call)
                 if child is None:
@@ -379,7 +399,7 @@ class _Loader:
                     self.fail(path, no, f"{where} has its own meaning and is also step {step} of '{name}'")
                 words = meaning
                 for p, s in env.items():
-                    words = words.replace("{" + p + "}", _SUIT_NAMES[s])
+                    words = words.replace("{" + p + "}", SUIT_NAMES[s])
                 child.meaning = words
                 child.source = child.source or sch.source
                 try:
@@ -389,11 +409,20 @@ class _Loader:
         return self.system
 
 
+def builtin_dir():
+    """The built-in system files: installed as the package ``canary_infer.constraints``, or
+    ``constraints/`` beside the package when running from a source checkout."""
+    try:
+        return resources.files("canary_infer.constraints")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "constraints"
+
+
 def load_system(paths: list[str | Path] | None = None) -> System:
     """Load the system files (by default the built-in ``constraints/*.canary``)."""
     loader = _Loader()
     if paths is None:
-        base = resources.files("canary_infer.constraints")
+        base = builtin_dir()
         files = sorted((p for p in base.iterdir() if p.name.endswith(".canary")), key=lambda p: p.name)
         for p in files:
             loader.load_text(p.read_text(encoding="utf-8"), f"constraints/{p.name}")

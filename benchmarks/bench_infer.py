@@ -1,0 +1,193 @@
+"""Inference speed and memory, with peers run in the same script.
+
+    python benchmarks/bench_infer.py            # everything (about a minute)
+    python benchmarks/bench_infer.py --quick    # fewer repetitions and no per-process runs
+
+What it measures
+* batch: one Inferencer answering a fixed list of auctions in order, as `canary-infer infer`
+  does in batch mode (results of earlier auctions' prefixes are reused, as in real use):
+  median and p95 milliseconds per auction; and "cold", every auction with an empty cache.
+* per process: `python -m canary_infer infer --json AUCTION` as a fresh process each time.
+* peak memory: the batch process's maximum resident set, and the children's.
+* peers, as ratios measured here on the same machine in the same run:
+  - cpsat-nogood: the card-level CP-SAT model finding the pattern set by solving, adding a
+    nogood for each pattern found, and solving again (the design this engine replaced);
+  - sampling: rejection sampling of random hands with the exact evaluator (what dealer and
+    redeal users do), given the same time budget as the engine took for the whole list;
+  - dealer (Debian's `dealer`, if installed: apt-get install dealer): 1,000,000 deals
+    filtered by the 2S opening's HCP and length conditions (it cannot express losers).
+The machine is noisy: compare the ratios, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from canary_infer.auction import Auction
+from canary_infer.cards import Hand
+from canary_infer.cpsat import HandModel
+from canary_infer.engine import solve
+from canary_infer.expr import conj, evaluate
+from canary_infer.infer import Inferencer
+from canary_infer.system import load_system
+
+AUCTIONS = [
+    "1S", "1H", "1D", "1C", "1N", "2C", "2D", "2H", "2S", "2N", "3C", "P", "P P", "P P P",
+    "P 1S", "P P 2H", "P P P 1D",
+    "2S P 2N", "2S P 2N P 3C", "2S P 2N P 3D", "2S P 2N P 3H", "2S P 2N P 3S", "2S P 2N P 4C",
+    "2S P 2N P 3C P 3D P 3H", "2S P 2N P 3C P 3D P 4C", "2S P 2N P 3D P 3H P 4D",
+    "2S P 2N P 3C P 3D P 3H P 4C", "2S P 2N 3D X", "2S P 2N P 3N",
+    "2H P 2S P 2N", "2H P 2S P 3C P 3D P 3S", "2H P 2S P 2N P 3C P 3N", "2H P 2S P 3D",
+    "2H P 2N P 3D", "2S P 3H P 4C", "2H P 2S P 3S", "1S P 2N P 3N",
+]
+PER_PROCESS = ["1S", "P P 1S", "2S P 2N P 3C", "2H P 2S P 2N P 3C P 3H", "2S P 2N 3D X", "P"]
+
+
+def ms(xs):
+    xs = sorted(xs)
+    return {"median_ms": round(statistics.median(xs) * 1000, 2),
+            "p95_ms": round(xs[min(len(xs) - 1, int(0.95 * len(xs)))] * 1000, 2),
+            "max_ms": round(xs[-1] * 1000, 2), "n": len(xs)}
+
+
+def batch(system, repeats: int):
+    """One Inferencer over the list, `repeats` times with a fresh Inferencer each time."""
+    times = []
+    for _ in range(repeats):
+        inf = Inferencer(system)
+        for a in AUCTIONS:
+            t = time.perf_counter()
+            inf.infer(Auction.parse(a))
+            times.append(time.perf_counter() - t)
+    return times
+
+
+def cold(system):
+    times = []
+    for a in AUCTIONS:
+        inf = Inferencer(system)
+        t = time.perf_counter()
+        inf.infer(Auction.parse(a))
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def per_process():
+    times = []
+    for a in PER_PROCESS:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "canary_infer", "infer", "--json", a], check=True,
+                       capture_output=True)
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def seat_formula(inf: Inferencer, auction: str, seat: str = "N"):
+    calls = inf.read(Auction.parse(auction))
+    return conj(inf.seat_formulas(calls, seat))
+
+
+def cpsat_nogood(formula, limit_s: float = 60.0):
+    """Pattern set by CP-SAT alone: solve, forbid the pattern found, solve again."""
+    t = time.perf_counter()
+    m = HandModel()
+    lit = m.add(formula)
+    found = set()
+    while time.perf_counter() - t < limit_s:
+        ex = m.example([lit])
+        if ex is None:
+            break
+        p = ex.lengths
+        found.add(p)
+        m.model.AddBoolOr([m.length_is(s, k).Not() for s, k in zip("SHDC", p, strict=True)])
+    return found, time.perf_counter() - t
+
+
+def sampling(formula, budget_s: float, rng: random.Random):
+    t = time.perf_counter()
+    found, n = set(), 0
+    while time.perf_counter() - t < budget_s:
+        h = Hand.random(rng)
+        n += 1
+        if evaluate(formula, h):
+            found.add(h.lengths)
+    return found, n
+
+
+def dealer_peer():
+    exe = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
+    if not exe:
+        return None
+    script = ("generate 1000000\nproduce 1000000\n"
+              "condition hcp(north) >= 11 && hcp(north) <= 16 && spades(north) >= 5 && spades(north) <= 6"
+              " && clubs(north) >= 4 && clubs(north) <= 5\naction printall\n")
+    t = time.perf_counter()
+    out = subprocess.run([exe], input=script, capture_output=True, text=True, check=True).stdout
+    dt = time.perf_counter() - t
+    pats = set()
+    for line in out.splitlines():
+        if line.startswith("n ") or line.startswith("N "):
+            suits = line.split()[1:5]
+            pats.add(tuple(len(x.replace("-", "")) for x in suits))
+    return {"seconds": round(dt, 3), "patterns_found": len(pats)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    a = ap.parse_args()
+    system = load_system()
+    out: dict = {"auctions": len(AUCTIONS)}
+    print(f"{len(AUCTIONS)} auctions", file=sys.stderr)
+    out["batch"] = ms(batch(system, 1 if a.quick else 3))
+    out["cold"] = ms(cold(system))
+    if not a.quick:
+        out["per_process"] = ms(per_process())
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["children_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
+
+    inf = Inferencer(system)
+    peers = {}
+    for auction in (["2S P 2N P 3C", "2S"] if a.quick else ["2S P 2N P 3C", "2S", "1S"]):
+        f = seat_formula(inf, auction)
+        t = time.perf_counter()
+        exact = solve(f)
+        t_engine = time.perf_counter() - t
+        got, t_cp = cpsat_nogood(f)
+        samp, n = sampling(f, max(t_engine, 0.05), random.Random(1))
+        assert got <= set(exact.patterns)
+        peers[auction] = {
+            "engine_ms": round(t_engine * 1000, 1), "patterns": len(exact.patterns),
+            "cpsat_nogood_ms": round(t_cp * 1000, 1), "cpsat_patterns": len(got),
+            "ratio_cpsat_over_engine": round(t_cp / t_engine, 1),
+            "sampling_same_time_hands": n, "sampling_patterns_found": len(samp),
+        }
+    out["peers"] = peers
+    d = dealer_peer()
+    if d:
+        f = seat_formula(inf, "2S")
+        t = time.perf_counter()
+        exact = solve(f)
+        t_engine = time.perf_counter() - t
+        d["engine_ms"] = round(t_engine * 1000, 1)
+        d["exact_patterns"] = len(exact.patterns)
+        d["ratio_dealer_over_engine"] = round(d["seconds"] / t_engine, 1)
+        out["dealer_2S"] = d
+    if a.json:
+        print(json.dumps(out))
+    else:
+        print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
