@@ -96,20 +96,25 @@ def seat_formula(inf: Inferencer, auction: str, seat: str = "N"):
     return conj(inf.seat_formulas(calls, seat))
 
 
-def cpsat_nogood(formula, limit_s: float = 60.0):
+def cpsat_nogood(formula, limit_s: float = 20.0):
     """Pattern set by CP-SAT alone: solve, forbid the pattern found, solve again."""
+    from ortools.sat.python import cp_model
+
     t = time.perf_counter()
     m = HandModel()
     lit = m.add(formula)
-    found = set()
-    while time.perf_counter() - t < limit_s:
-        ex = m.example([lit])
-        if ex is None:
+    found, complete = set(), False
+    while (left := limit_s - (time.perf_counter() - t)) > 0:
+        solver, status = m._solve([lit], time_limit=left)
+        if status == cp_model.INFEASIBLE:
+            complete = True
             break
-        p = ex.lengths
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        p = tuple(solver.Value(m.length[s]) for s in "SHDC")
         found.add(p)
         m.model.AddBoolOr([m.length_is(s, k).Not() for s, k in zip("SHDC", p, strict=True)])
-    return found, time.perf_counter() - t
+    return found, time.perf_counter() - t, complete
 
 
 def sampling(formula, budget_s: float, rng: random.Random):
@@ -134,10 +139,11 @@ def dealer_peer():
     out = subprocess.run([exe], input=script, capture_output=True, text=True, check=True).stdout
     dt = time.perf_counter() - t
     pats = set()
-    for line in out.splitlines():
-        if line.startswith("n ") or line.startswith("N "):
-            suits = line.split()[1:5]
-            pats.add(tuple(len(x.replace("-", "")) for x in suits))
+    lines = out.splitlines()
+    for i, line in enumerate(lines):  # printall: a numbered deal, then one row per suit, north first
+        if line.strip().endswith(".") and line.strip()[:-1].isdigit():
+            rows = lines[i + 1:i + 5]
+            pats.add(tuple(len(r[:20].split()) for r in rows))
     return {"seconds": round(dt, 3), "patterns_found": len(pats)}
 
 
@@ -148,7 +154,7 @@ def main():
     a = ap.parse_args()
     system = load_system()
     out: dict = {"auctions": len(AUCTIONS)}
-    print(f"{len(AUCTIONS)} auctions", file=sys.stderr)
+    print(f"{len(AUCTIONS)} auctions", file=sys.stderr, flush=True)
     out["batch"] = ms(batch(system, 1 if a.quick else 3))
     out["cold"] = ms(cold(system))
     if not a.quick:
@@ -163,12 +169,13 @@ def main():
         t = time.perf_counter()
         exact = solve(f)
         t_engine = time.perf_counter() - t
-        got, t_cp = cpsat_nogood(f)
+        got, t_cp, complete = cpsat_nogood(f, 20.0)
         samp, n = sampling(f, max(t_engine, 0.05), random.Random(1))
         assert got <= set(exact.patterns)
         peers[auction] = {
             "engine_ms": round(t_engine * 1000, 1), "patterns": len(exact.patterns),
             "cpsat_nogood_ms": round(t_cp * 1000, 1), "cpsat_patterns": len(got),
+            "cpsat_finished": complete,
             "ratio_cpsat_over_engine": round(t_cp / t_engine, 1),
             "sampling_same_time_hands": n, "sampling_patterns_found": len(samp),
         }

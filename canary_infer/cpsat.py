@@ -185,7 +185,7 @@ class HandModel:
         return a
 
     # ------------------------------------------------------------------ questions
-    def _solve(self, assumptions, pattern=None, objective=None):
+    def _solve(self, assumptions, pattern=None, objective=None, time_limit: float | None = None):
         m = self.model
         m.ClearAssumptions()
         lits = list(assumptions)
@@ -197,6 +197,8 @@ class HandModel:
             sense, expr = objective
             (m.Minimize if sense == "min" else m.Maximize)(expr)
         solver = _solver()
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = time_limit
         status = solver.Solve(m)
         return solver, status
 
@@ -204,8 +206,8 @@ class HandModel:
         _, st = self._solve(assumptions, pattern)
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
-    def example(self, assumptions, pattern=None) -> Hand | None:
-        solver, st = self._solve(assumptions, pattern)
+    def example(self, assumptions, pattern=None, time_limit: float | None = None) -> Hand | None:
+        solver, st = self._solve(assumptions, pattern, time_limit=time_limit)
         if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         return Hand.from_cards([k for k, v in self.x.items() if solver.Value(v)])

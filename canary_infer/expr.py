@@ -85,7 +85,7 @@ NAME: /[A-Za-z_][A-Za-z_0-9]*/
 %ignore WS
 """
 
-_PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
+_PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False, cache=True)
 
 
 # --------------------------------------------------------------------------- the AST

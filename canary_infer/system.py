@@ -81,11 +81,27 @@ class CallNode:
     interpretation: str = ""
     trump: str | None = None
     rules: list[Rule] = field(default_factory=list)
+    covers: list[Rule] = field(default_factory=list)  # the hands its calls must cover (check-system)
+    relay: bool = False
     children: dict[str, CallNode] = field(default_factory=dict)
     parent: CallNode | None = None
     path: str = ""
     line: int = 0
     declared: bool = False  # given a line of its own (not only created as a path step)
+
+    @property
+    def is_relay(self) -> bool:
+        """A relay: the partner describes his hand in answer (flag ``relay`` or meaning "relay...")."""
+        return self.relay or (self.defined and self.meaning.lower().startswith("relay"))
+
+    @property
+    def is_opponents(self) -> bool:
+        return self.call.startswith("(")
+
+    def domain(self, ctx: dict) -> Node | None:
+        """The hands the calls at this point are meant to cover, if the files say so."""
+        parts = [r.formula for r in self.covers if r.applies(ctx)]
+        return conj(parts) if parts else None
 
     @property
     def defined(self) -> bool:
@@ -235,7 +251,7 @@ class _Loader:
                 stack.append((indent, node))
                 continue
             # an attribute line of the node at the top of the stack
-            if parent is current_tree and parent_indent == -1:
+            if parent is current_tree and parent_indent == -1 and not body.startswith(("covers", "note")):
                 self.fail(path, no, f"expected a call, got '{body[:20]}'")
             self._attribute(parent, body, path, no)
         return None
@@ -329,6 +345,8 @@ class _Loader:
             elif w == "trump" and i + 1 < len(words) and words[i + 1] in "SHDC":
                 node.trump = words[i + 1]
                 i += 1
+            elif w == "relay":
+                node.relay = True
             elif w in ("forcing", "interpretation"):
                 pass
             else:
@@ -337,26 +355,17 @@ class _Loader:
         return node
 
     def _attribute(self, node: CallNode, body: str, path: str, no: int) -> None:
+        if body.startswith("covers"):
+            rule = self._rule(body[len("covers"):].strip(), path, no)
+            if rule.formula is None:
+                self.fail(path, no, "covers takes a constraint")
+            node.covers.append(rule)
+            return
         if body.startswith("="):
-            text = body[1:].strip()
-            when = None
-            m = _WHEN.match(text)
-            if m:
-                lo = int(m.group(2))
-                hi = int(m.group(3) or lo)
-                when, text = (m.group(1), lo, hi), m.group(4)
-            if text == "denies siblings":
-                node.rules.append(Rule(text, when, None, no, path))
-                return
-            try:
-                formula = parse(text, self.system.definitions)
-            except ConstraintError as e:
-                self.fail(path, no, str(e))
-            if formula == FALSE:
-                self.fail(path, no, "this constraint can never hold")
-            node.rules.append(Rule(text, when, formula, no, path))
+            node.rules.append(self._rule(body[1:].strip(), path, no))
             return
         if body.startswith("interpretation"):
+
             mm = _MEANING.search(body)
             if not mm:
                 self.fail(path, no, 'expected interpretation "what was chosen and why"')
@@ -371,6 +380,24 @@ class _Loader:
             return
         self.fail(path, no, "expected a call, '= constraint', 'answers', 'note' or 'interpretation',"
                             f" got '{body[:25]}'")
+
+    def _rule(self, text: str, path: str, no: int) -> Rule:
+        """``CONSTRAINT``, ``when chair a..b: CONSTRAINT`` or ``denies siblings``."""
+        when = None
+        m = _WHEN.match(text)
+        if m:
+            lo = int(m.group(2))
+            hi = int(m.group(3) or lo)
+            when, text = (m.group(1), lo, hi), m.group(4)
+        if text == "denies siblings":
+            return Rule(text, when, None, no, path)
+        try:
+            formula = parse(text, self.system.definitions)
+        except ConstraintError as e:
+            self.fail(path, no, str(e))
+        if formula == FALSE:
+            self.fail(path, no, "this constraint can never hold")
+        return Rule(text, when, formula, no, path)
 
     def finish(self) -> System:
         for node, name, args, path, no in self.pending_answers:
