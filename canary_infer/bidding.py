@@ -1,0 +1,126 @@
+"""The bidder: which call the system makes with a hand at a point of the auction.
+
+It reads the auction with the same call tree and evaluates the same constraints as
+inference, exactly, on the concrete hand: a call fits when the hand satisfies its
+constraints in this context (chair, and so on).
+
+    >>> from canary_infer.system import load_system
+    >>> from canary_infer.cards import Hand
+    >>> b = Bidder(load_system())
+    >>> b.bid(Hand.from_pbn("KJ2.QJ3.KJ32.A32"), Auction.parse("")).calls
+    ['1N']
+    >>> b.bid(Hand.from_pbn("AQJ83.2.K4.QT932"), Auction.parse("")).calls  # the notes allow both
+    ['1S', '2S']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .auction import SEATS, Auction, Call
+from .cards import Hand
+from .expr import TRUE, evaluate
+from .system import CallNode, System
+
+
+@dataclass
+class Position:
+    """Where an auction stands in the call tree, for the player to call next."""
+
+    seat: str
+    chair: int
+    node: CallNode | None  # the tree node whose children are the caller's options
+    side: str  # "opening" (the tree describes this player's calls), "defence", or "none" (nobody bid yet)
+
+
+def position(system: System, auction: Auction) -> Position:
+    root = system.root("opening")
+    node: CallNode | None = root
+    opener: str | None = None
+    for i, call in enumerate(auction.calls):
+        seat = auction.seat_of(i)
+        name = str(call)
+        if opener is None:
+            if name != "P":
+                opener = seat
+                node = root.children.get(name)
+            continue
+        if seat in (opener, _partner(opener)):
+            node = node.children.get(name) if node is not None else None
+        else:
+            child = node.children.get(f"({name})") if node is not None else None
+            if child is not None:
+                node = child
+            elif name != "P":
+                node = None
+    seat = auction.turn
+    chair = (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
+    if opener is None:
+        return Position(seat, chair, root, "none")
+    side = "opening" if seat in (opener, _partner(opener)) else "defence"
+    return Position(seat, chair, node if side == "opening" else None, side)
+
+
+def _partner(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+@dataclass
+class Candidate:
+    call: str
+    meaning: str
+    source: str
+    constraint: str
+    fits: bool
+
+    def as_json(self) -> dict:
+        return {"call": self.call, "meaning": self.meaning, "source": self.source,
+                "constraint": self.constraint, "fits": self.fits}
+
+
+@dataclass
+class BidResult:
+    """``status``: ok (one call fits), several, none, or undefined (the notes define no call here)."""
+
+    seat: str
+    status: str
+    calls: list[str]
+    candidates: list[Candidate] = field(default_factory=list)
+    reason: str = ""
+
+    def as_json(self) -> dict:
+        return {"seat": self.seat, "status": self.status, "calls": self.calls,
+                "why": [c.as_json() for c in self.candidates if c.fits],
+                "considered": [c.as_json() for c in self.candidates], "reason": self.reason}
+
+
+class Bidder:
+    def __init__(self, system: System):
+        self.system = system
+
+    def options(self, pos: Position) -> list[CallNode]:
+        if pos.node is None:
+            return []
+        opts = [c for c in pos.node.children.values() if not c.is_opponents and c.defined]
+        order = {"P": -3, "X": -2, "XX": -1}
+        return sorted(opts, key=lambda c: order.get(c.call, Call.parse(c.call).rank or 0))
+
+    def bid(self, hand: Hand, auction: Auction) -> BidResult:
+        if auction.is_complete:
+            return BidResult(auction.turn if auction.calls else auction.dealer, "undefined", [],
+                             reason="the auction is over")
+        pos = position(self.system, auction)
+        opts = self.options(pos)
+        if not opts:
+            why = ("the notes give the defenders' calls no meaning" if pos.side == "defence"
+                   else "the notes define no call at this point")
+            return BidResult(pos.seat, "undefined", [], reason=why)
+        ctx = {"chair": pos.chair}
+        cands = []
+        for node in opts:
+            f = node.constraint(ctx)
+            cands.append(Candidate(node.call, node.meaning, node.source, "" if f == TRUE else str(f),
+                                   evaluate(f, hand)))
+        fits = [c.call for c in cands if c.fits]
+        status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
+        return BidResult(pos.seat, status, fits, cands)

@@ -1,0 +1,266 @@
+"""Proofs about the system: relays resolve shape, no hand falls between two calls or fits two.
+
+Every check is exact (the DP engine decides it on all hands at once); each gap or overlap
+comes with a concrete hand from the card-level CP-SAT model as a witness.
+
+* :func:`verify_relays` walks every relay tree: at each relay the describer's answers must
+  cover every hand that reaches it (a *gap* is a hand that fits none) and no hand may fit two
+  (an *overlap*); at each leaf it gives the exact patterns left, whether the shape is
+  resolved, and the exact share of the tree's hands that end there.
+* :func:`check_system` runs the overlap check at every point of the tree, and the coverage
+  check wherever the calls are meant to cover all hands: answers to relays and schedules,
+  and the points the files mark with ``covers`` (the openings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from .auction import Auction
+from .cpsat import HandModel
+from .engine import Result
+from .expr import TRUE, Node, conj, disj, negate
+from .infer import Inferencer
+from .system import CallNode
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Finding:
+    """A gap (no call fits) or an overlap (two calls fit), with a witness hand."""
+
+    auction: str
+    calls: list[str]
+    hand: str | None
+    patterns: list[str]
+    hands: int
+    kind: str
+    note: str = ""
+    unconstrained: bool = False
+    settled_by: str | None = None
+
+    def as_json(self) -> dict:
+        out = {"auction": self.auction, "calls": self.calls, "hand": self.hand, "patterns": self.patterns,
+               "hands": self.hands}
+        if self.kind == "overlap":
+            out["unconstrained"] = self.unconstrained
+            out["settled_by"] = self.settled_by
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class Leaf:
+    auction: str
+    patterns: list[str]
+    resolved: bool
+    share: float
+    hands: int
+
+    def as_json(self) -> dict:
+        return {"auction": self.auction, "patterns": self.patterns, "resolved": self.resolved,
+                "share": round(self.share, 6), "hands": self.hands}
+
+
+@dataclass
+class TreeReport:
+    start: str
+    leaves: list[Leaf] = field(default_factory=list)
+    gaps: list[Finding] = field(default_factory=list)
+    overlaps: list[Finding] = field(default_factory=list)
+    nodes: int = 0
+
+    def as_json(self) -> dict:
+        return {"start": self.start, "nodes": self.nodes, "leaves": [x.as_json() for x in self.leaves],
+                "gaps": [x.as_json() for x in self.gaps], "overlaps": [x.as_json() for x in self.overlaps]}
+
+
+def _pat(p) -> str:
+    return "-".join(map(str, p))
+
+
+def path_of(node: CallNode) -> list[CallNode]:
+    out = []
+    while node is not None and node.parent is not None:
+        out.append(node)
+        node = node.parent
+    return out[::-1]
+
+
+def auction_text(nodes: list[CallNode], prefix: str = "") -> str:
+    """The auction of a tree path, with the opponents' passes put in: 2S P 2N P 3C."""
+    calls = prefix.split() if prefix else []
+    ours_last = False
+    for n in nodes:
+        if n.is_opponents:
+            calls.append(n.call.strip("()"))
+            ours_last = False
+            continue
+        if ours_last:
+            calls.append("P")
+        calls.append(n.call)
+        ours_last = True
+    return " ".join(calls)
+
+
+class Verifier:
+    def __init__(self, inferencer: Inferencer | None = None, progress: Progress | None = None,
+                 witness_seconds: float = 10.0):
+        self.inf = inferencer or Inferencer()
+        self.system = self.inf.system
+        self.progress = progress or (lambda msg: None)
+        self.witness_seconds = witness_seconds
+        self._results: dict[Node, Result] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def solve(self, formula: Node, within: Result | None = None) -> Result:
+        if formula in self._results:
+            return self._results[formula]
+        from .engine import solve
+
+        pats = list(within.patterns) if within is not None else None
+        res = solve(formula, patterns=pats) if pats is None or pats else within
+        self._results[formula] = res
+        return res
+
+    def reach(self, node: CallNode, prefix: str = "") -> tuple[Node, dict, str]:
+        """For the player who chooses among a node's calls: his constraints so far, the context
+        of his next call, and his seat (after our call the opponent's pass is put in)."""
+        path = path_of(node)
+        auction = auction_text(path, prefix)
+        if path and not path[-1].is_opponents:
+            auction += " P"
+        a = Auction.parse(auction)
+        calls = self.inf.read(a)
+        seat = a.turn
+        chair = (("NESW".index(seat) - "NESW".index(a.dealer)) % 4) + 1
+        return conj(self.inf.seat_formulas(calls, seat)), {"chair": chair}, seat
+
+    def witness(self, formula: Node, result: Result) -> str | None:
+        """A concrete hand (PBN) satisfying the formula, from CP-SAT, guided by a pattern."""
+        if not result.patterns:
+            return None
+        m = HandModel()
+        lit = m.add(formula)
+        for p, _ in sorted(result.patterns.items(), key=lambda kv: -kv[1])[:3]:
+            h = m.example([lit], pattern=p, time_limit=self.witness_seconds)
+            if h is not None:
+                return h.pbn()
+        return None
+
+    def _finding(self, kind, auction, calls, formula, res, **kw) -> Finding:
+        pats = [_pat(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1])]
+        return Finding(auction, calls, self.witness(formula, res), pats[:12], int(res.hands), kind, **kw)
+
+    def options(self, node: CallNode) -> list[CallNode]:
+        return [c for c in node.children.values() if not c.is_opponents and c.defined]
+
+    # ------------------------------------------------------------------ the two checks
+    def check_point(self, node: CallNode, prefix: str = "", cover: Node | None = None,
+                    overlaps: bool = True) -> tuple[list[Finding], list[Finding], Result, list]:
+        """Gaps (if ``cover`` is given: those hands must all fit some call) and overlaps at a node."""
+        auction = auction_text(path_of(node), prefix)
+        reach, ctx, _ = self.reach(node, prefix)
+        base = self.solve(reach)
+        opts = [(c, c.constraint(ctx)) for c in self.options(node)]
+        gaps: list[Finding] = []
+        found_overlaps: list[Finding] = []
+        if cover is not None and base.consistent:
+            real = [f for c, f in opts if not (c.call == "P" and any(r.formula is None for r in c.rules))]
+            f = conj([reach, cover, negate(disj(real))])
+            res = self.solve(f, base)
+            if res.consistent:
+                note = "" if opts else "no call is encoded here"
+                gaps.append(self._finding("gap", auction, [c.call for c, _ in opts], f, res, note=note))
+        if overlaps and base.consistent:
+            each = {c.call: self.solve(conj([reach, f]), base) for c, f in opts}
+            for (a, fa), (b, fb) in combinations(opts, 2):
+                ra, rb = each[a.call], each[b.call]
+                common = set(ra.patterns) & set(rb.patterns)
+                if not common:
+                    continue
+                f = conj([reach, fa, fb])
+                from .engine import solve
+
+                res = solve(f, patterns=sorted(common))
+                if res.consistent:
+                    found_overlaps.append(self._finding(
+                        "overlap", auction, [a.call, b.call], f, res,
+                        unconstrained=(fa == TRUE or fb == TRUE),
+                        settled_by=_priority(node, a.call, b.call)))
+        return gaps, found_overlaps, base, opts
+
+    def relay_trees(self, starts: list[str] | None = None) -> list[TreeReport]:
+        roots = [n for n in self.system.nodes() if n.is_relay and not any(
+            a.is_relay for a in path_of(n)[:-1])]
+        reports = []
+        for r in roots:
+            start = auction_text(path_of(r))
+            if starts and not any(_same(start, s) for s in starts):
+                continue
+            self.progress(f"relays from {start}")
+            rep = TreeReport(start)
+            reach, _, _ = self.reach(r)
+            total = self.solve(reach).hands
+            self._walk(r, rep, total)
+            reports.append(rep)
+        return reports
+
+    def _walk(self, relay: CallNode, rep: TreeReport, total: float) -> None:
+        rep.nodes += 1
+        gaps, overlaps, base, opts = self.check_point(relay, cover=TRUE)
+        rep.gaps += gaps
+        rep.overlaps += overlaps
+        reach, _, _ = self.reach(relay)
+        for answer, f in opts:
+            nxt = [c for c in answer.children.values() if c.is_relay and not c.is_opponents]
+            if nxt:
+                for r in nxt:
+                    self._walk(r, rep, total)
+                continue
+            res = self.solve(conj([reach, f]), base)
+            pats = [_pat(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1])]
+            rep.leaves.append(Leaf(auction_text(path_of(answer)), pats, len(pats) == 1,
+                                   res.hands / total if total else 0.0, int(res.hands)))
+
+    def check_system(self) -> dict:
+        nodes = 0
+        gaps: list[Finding] = []
+        overlaps: list[Finding] = []
+        root = self.system.root("opening")
+        for prefix in ("", "P P"):  # the openings in 1st/2nd and in 3rd/4th chair
+            chair = 1 if not prefix else 3
+            self.progress(f"openings in chair {chair}")
+            g, o, _, _ = self.check_point(root, prefix, cover=root.domain({"chair": chair}))
+            gaps += g
+            overlaps += o
+            nodes += 1
+        todo = [c for c in root.children.values() if c.call != "P"]
+        while todo:
+            n = todo.pop(0)
+            todo = [c for c in n.children.values()] + todo
+            if len(self.options(n)) == 0:
+                continue
+            nodes += 1
+            self.progress(f"{auction_text(path_of(n))}")
+            cover = TRUE if n.is_relay else n.domain({"chair": 1})
+            g, o, _, _ = self.check_point(n, cover=cover)
+            gaps += g
+            overlaps += o
+        return {"nodes": nodes, "gaps": gaps, "overlaps": overlaps}
+
+
+def _same(a: str, b: str) -> bool:
+    return Auction.parse(a).calls == Auction.parse(b).calls
+
+
+def _priority(node: CallNode, a: str, b: str) -> str | None:
+    """The rule in the files that settles an overlap between two calls, if any."""
+    for p in getattr(node, "priorities", []):
+        if {a, b} <= set(p[0]):
+            return p[1]
+    return None
