@@ -189,6 +189,7 @@ class _Loader:
     def __init__(self):
         self.system = System()
         self.pending_answers: list[tuple[CallNode, str, tuple[str, ...], str, int]] = []
+        self.pending_same: list[tuple[CallNode, list[str], str, int]] = []
 
     def fail(self, path, line, reason):
         raise SystemFileError(path, line, reason)
@@ -373,6 +374,12 @@ class _Loader:
             return
         if body.startswith("note"):
             return
+        if body.startswith("same as"):
+            target = body[len("same as"):].split()
+            if not target:
+                self.fail(path, no, "expected 'same as CALL CALL ...' (a path from the opening)")
+            self.pending_same.append((node, target, path, no))
+            return
         m = _ANSWERS.match(body)
         if m:
             args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
@@ -399,7 +406,35 @@ class _Loader:
             self.fail(path, no, "this constraint can never hold")
         return Rule(text, when, formula, no, path)
 
+    def _copy_children(self, src: CallNode, dst: CallNode) -> None:
+        for call, child in src.children.items():
+            if call in dst.children:
+                continue  # a call written here keeps its own meaning
+            twin = CallNode(call=child.call, meaning=child.meaning, source=child.source, status=child.status,
+                            interpretation=child.interpretation, trump=child.trump, rules=list(child.rules),
+                            covers=list(child.covers), relay=child.relay, parent=dst, path=child.path,
+                            line=child.line, declared=child.declared)
+            dst.children[call] = twin
+            self._copy_children(child, twin)
+
     def finish(self) -> System:
+        self._finish_answers()
+        for node, target, path, no in self.pending_same:
+            src = self.system.roots.get("opening")
+            for tok in target:
+                try:
+                    c = _canon_call(tok)
+                except ValueError as e:
+                    self.fail(path, no, f"'{tok}' is not a call: {e}")
+                if src is None or c not in src.children:
+                    self.fail(path, no, f"'same as {' '.join(target)}': no such call in the tree")
+                src = src.children[c]
+            if src is node or node in _ancestors(src):
+                self.fail(path, no, "'same as' cannot refer to the call itself or to a call above it")
+            self._copy_children(src, node)
+        return self.system
+
+    def _finish_answers(self) -> None:
         for node, name, args, path, no in self.pending_answers:
             sch = self.system.schedules.get(name)
             if sch is None:
@@ -433,7 +468,12 @@ class _Loader:
                     child.rules.append(Rule(text, None, parse(text, self.system.definitions, env), sline, spath))
                 except ConstraintError as e:
                     self.fail(spath, sline, f"in step {step} of '{name}': {e}")
-        return self.system
+
+
+def _ancestors(node: CallNode):
+    while node.parent is not None:
+        node = node.parent
+        yield node
 
 
 def builtin_dir():

@@ -393,8 +393,9 @@ def test_when_chair_rules_apply_only_in_those_chairs(tmp_path):
 def test_built_in_one_level_openings_need_opening_values_only_in_first_and_second_chair(system):
     hand = Hand.from_pbn(LIGHT_MAJORS)
     assert hand.hcp == 11 and evaluate(parse("losers == 7.5"), hand)
-    one_spade = node(system, "1S")
-    assert [holds(one_spade, LIGHT_MAJORS, c) for c in (1, 2, 3, 4)] == [False, False, True, True]
+    one_heart = node(system, "1H")  # with five spades and four hearts the canapé opening is 1H
+    assert [holds(one_heart, LIGHT_MAJORS, c) for c in (1, 2, 3, 4)] == [False, False, True, True]
+    assert not any(holds(node(system, "1S"), LIGHT_MAJORS, c) for c in (1, 2, 3, 4))
 
 
 # --------------------------------------------------------------------------- denies siblings
