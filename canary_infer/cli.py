@@ -117,6 +117,151 @@ def cmd_infer(args) -> int:
     return 0 if ok else 2
 
 
+class Progress:
+    """A progress line on standard error when it is a terminal (or when asked for)."""
+
+    def __init__(self, enabled: bool | None = None):
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.last = 0.0
+
+    def step(self, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.2 and done < total):
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / max(total, 1))
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+        if done >= total:
+            print(file=sys.stderr)
+
+    def say(self, msg: str) -> None:
+        if self.enabled:
+            print(f"\r{msg[:78]:<78}", end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.enabled:
+            print(file=sys.stderr)
+
+
+def cmd_bid(args) -> int:
+    from .bidding import Bidder
+    from .system import load_system
+
+    try:
+        hand = Hand.from_pbn(args.hand)
+        auction = Auction.parse(args.auction or "", dealer=args.dealer.upper())
+    except (CardError, AuctionError) as e:
+        if args.json:
+            kind = getattr(e, "kind", "syntax")
+            print(json.dumps({"status": "error", "calls": [], "error": {"kind": kind, "message": str(e),
+                                                                          "position": getattr(e, "position", None)}}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    r = Bidder(load_system()).bid(hand, auction)
+    if args.json:
+        print(json.dumps({**r.as_json(), "hand": hand.pbn(), "auction": str(auction), "dealer": auction.dealer}))
+        return 0
+    head = {"ok": "bids", "several": "could bid any of", "none": "fits no call the notes define here",
+            "undefined": "has no call defined by the notes here"}[r.status]
+    print(f"{r.seat} ({hand.pbn()}, {hand.hcp} HCP) after '{auction or '(start)'}' {head}"
+          + (f": {' '.join(r.calls)}" if r.calls else ""))
+    if r.reason:
+        print(f"  {r.reason}")
+    for c in r.candidates:
+        mark = "fits" if c.fits else "no  "
+        print(f"  {mark} {c.call:<3} {c.meaning}" + (f"  [{c.source}]" if c.source else ""))
+        if c.fits and c.constraint:
+            print(f"         because {c.constraint}")
+    return 0
+
+
+def cmd_verify_relays(args) -> int:
+    from .verify import Verifier
+
+    prog = Progress(args.progress)
+    v = Verifier(progress=prog.say)
+    try:
+        starts = [" ".join(Auction.parse(s).calls and [str(c) for c in Auction.parse(s).calls]) for s in args.start]
+    except AuctionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    trees = v.relay_trees(starts or None)
+    prog.done()
+    if args.start and not trees:
+        print(f"error: no relay tree starts at {', '.join(args.start)}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"trees": [t.as_json() for t in trees]}))
+        return 0
+    for t in trees:
+        print(f"Relays from {t.start}: {t.nodes} relay points, {len(t.leaves)} leaves, "
+              f"{len(t.gaps)} gaps, {len(t.overlaps)} overlaps")
+        for leaf in t.leaves:
+            tag = "resolved  " if leaf.resolved else "UNRESOLVED"
+            print(f"  {tag} {leaf.auction:<32} {leaf.share:7.2%}  {' '.join(leaf.patterns)}")
+        for f in t.gaps + t.overlaps:
+            kind = "gap" if f in t.gaps else "overlap"
+            print(f"  {kind}: {f.auction}: {' / '.join(f.calls) or '(no calls)'}  e.g. {f.hand} {f.note}")
+        print()
+    return 0
+
+
+def _finding_lines(kind: str, items) -> list[str]:
+    out = []
+    for f in items:
+        extra = f" (settled by {f.settled_by})" if getattr(f, "settled_by", None) else ""
+        where = f.auction or "(opening)"
+        calls = " / ".join(f.calls) if kind == "overlap" else "none of " + " ".join(f.calls)
+        out.append(f"  {kind} at {where}: {calls}{extra}\n      e.g. {f.hand}; patterns {' '.join(f.patterns[:6])}"
+                   f"{' ...' if len(f.patterns) > 6 else ''}; {f.hands:,} hands {f.note}")
+    return out
+
+
+def cmd_check_system(args) -> int:
+    from .verify import Verifier
+
+    prog = Progress(args.progress)
+    v = Verifier(progress=prog.say)
+    r = v.check_system()
+    prog.done()
+    if args.json:
+        print(json.dumps({"nodes": r["nodes"], "gaps": [g.as_json() for g in r["gaps"]],
+                          "overlaps": [o.as_json() for o in r["overlaps"]]}))
+        return 0
+    real = [o for o in r["overlaps"] if not o.unconstrained]
+    loose = [o for o in r["overlaps"] if o.unconstrained]
+    print(f"{r['nodes']} points checked: {len(r['gaps'])} gaps, {len(real)} overlaps between calls that both "
+          f"state something, {len(loose)} more with a call that states nothing about the hand")
+    print("\n".join(_finding_lines("gap", r["gaps"])))
+    print("\n".join(_finding_lines("overlap", real)))
+    if loose and args.all:
+        print("\n".join(_finding_lines("overlap", loose)))
+    elif loose:
+        print(f"  ({len(loose)} overlaps with unconstrained calls not listed: --all lists them)")
+    return 0
+
+
+def cmd_selfcheck(args) -> int:
+    from .selfcheck import run
+
+    prog = Progress(args.progress)
+    r = run(args.deals, args.seed, progress=prog.step)
+    if args.json:
+        print(json.dumps(r.as_json()))
+    else:
+        print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
+              f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
+              f"{r.several} hands fitting several")
+        for e in r.examples:
+            print(f"  {e['kind']}: dealer {e['dealer']} '{e['auction']}' {e['seat']} {e['hand']}"
+                  + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
+    return 1 if r.violations else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -131,6 +276,56 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
     pi.set_defaults(func=cmd_infer)
+
+    pb = sub.add_parser("bid", help="the call the system makes with a hand",
+                        description="The call the system makes with this hand at this point: ok (one call fits), "
+                                    "several (all that fit, with why), none, or undefined.",
+                        epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
+                               '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
+                               '  canary-infer bid KQ876.AK.8.8765 --auction "2S P 2N P" --json',
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pb.add_argument("hand", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
+    pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
+    pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
+    pb.add_argument("--json", action="store_true")
+    pb.set_defaults(func=cmd_bid)
+
+    pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
+                        description="Walk every relay tree in the system files. At each relay, prove that the "
+                                    "answers cover every hand that reaches it (a gap comes with a hand that fits "
+                                    "none) and that no hand fits two (an overlap comes with such a hand); at each "
+                                    "leaf give the exact patterns left, whether the shape is resolved and the "
+                                    "exact share of the tree's hands that end there.",
+                        epilog='examples:\n  canary-infer verify-relays\n  canary-infer verify-relays "2S P 2N" --json',
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pv.add_argument("start", nargs="*", help='where a tree starts, e.g. "2S P 2N" (default: every tree)')
+    pv.add_argument("--json", action="store_true")
+    pv.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    pv.set_defaults(func=cmd_verify_relays)
+
+    pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
+                        description="Check every point of the call tree: no hand may fit two calls (overlaps), "
+                                    "and where the calls are meant to cover all hands (relay and schedule answers, "
+                                    "points marked 'covers' such as the openings) every hand must fit one (gaps). "
+                                    "Each finding comes with a witness hand.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pc.add_argument("--json", action="store_true")
+    pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
+    pc.add_argument("--progress", action="store_true", default=None)
+    pc.set_defaults(func=cmd_check_system)
+
+    ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
+                        description="Deal random deals, let the bidder bid all four hands until the auction ends "
+                                    "or reaches a point the notes leave undefined, infer from the auction, and "
+                                    "check that every actual hand lies inside what was inferred for its seat. "
+                                    "Exit status 1 if any hand does not.",
+                        epilog="example:\n  canary-infer selfcheck --deals 10000 --seed 1",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ps.add_argument("--deals", type=int, default=1000)
+    ps.add_argument("--seed", type=int, default=1)
+    ps.add_argument("--json", action="store_true")
+    ps.add_argument("--progress", action="store_true", default=None)
+    ps.set_defaults(func=cmd_selfcheck)
     return p
 
 

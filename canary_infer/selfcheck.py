@@ -1,0 +1,100 @@
+"""The round trip: bid random deals with the system, infer from the auctions, and check that
+every actual hand lies inside what was inferred for its seat.
+
+The bidder and the inferencer read the same call tree and the same constraints, one
+evaluating them on a concrete hand, the other solving them over all hands; a hand outside
+its inferred ranges is a *violation* (a bug in one of them).  ``none`` counts hands that fit
+no call the notes define at a point where they define some (gaps in the notes or the
+encoding), ``several`` hands that fit more than one (overlaps); ``undefined_stops`` auctions
+that reached a point where the notes define no call for the opening side.  Defenders,
+whose calls the notes do not describe, pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .auction import SEATS, Auction
+from .bidding import Bidder
+from .cards import Deal
+from .infer import Inferencer
+
+
+@dataclass
+class SelfCheck:
+    deals: int = 0
+    violations: int = 0
+    undefined_stops: int = 0
+    none: int = 0
+    several: int = 0
+    completed: int = 0
+    examples: list[dict] = field(default_factory=list)
+    per_kind_examples: int = 5
+    _kept: dict[str, int] = field(default_factory=dict)
+
+    def keep(self, kind: str, **detail) -> None:
+        if self._kept.get(kind, 0) < (self.per_kind_examples if kind != "violation" else 50):
+            self._kept[kind] = self._kept.get(kind, 0) + 1
+            self.examples.append({"kind": kind, **detail})
+
+    def as_json(self) -> dict:
+        return {"deals": self.deals, "violations": self.violations, "undefined_stops": self.undefined_stops,
+                "none": self.none, "several": self.several, "completed": self.completed,
+                "examples": self.examples}
+
+
+def run(deals: int, seed: int, inferencer: Inferencer | None = None,
+        progress: Callable[[int, int], None] | None = None) -> SelfCheck:
+    inf = inferencer or Inferencer()
+    bidder = Bidder(inf.system)
+    rng = random.Random(seed)
+    out = SelfCheck()
+    for i in range(deals):
+        deal = Deal.random(rng)
+        auction = Auction([], dealer=SEATS[i % 4])
+        stop = None
+        while not auction.is_complete:
+            seat = auction.turn
+            r = bidder.bid(deal[seat], auction)
+            if r.status == "undefined":
+                if "defenders" in r.reason:
+                    auction = auction.append("P")
+                    continue
+                stop = "undefined"
+                break
+            if r.status == "none":
+                out.none += 1
+                out.keep("none", deal=deal.pbn(), auction=str(auction), dealer=auction.dealer, seat=seat,
+                         hand=deal[seat].pbn())
+                stop = "none"
+                break
+            if r.status == "several":
+                out.several += 1
+                out.keep("several", deal=deal.pbn(), auction=str(auction), dealer=auction.dealer, seat=seat,
+                         hand=deal[seat].pbn(), calls=r.calls)
+            auction = auction.append(r.calls[0])
+        if stop == "undefined":
+            out.undefined_stops += 1
+        elif stop is None:
+            out.completed += 1
+        result = inf.infer(auction)
+        for seat in SEATS:
+            h, got = deal[seat], result.hands[seat]
+            problems = []
+            if not got.consistent:
+                problems.append("inferred no hand at all")
+            else:
+                if h.pattern not in got.patterns:
+                    problems.append(f"pattern {h.pattern} not among {len(got.patterns)} inferred")
+                if not got.hcp[0] <= h.hcp <= got.hcp[1]:
+                    problems.append(f"{h.hcp} HCP outside {got.hcp[0]}-{got.hcp[1]}")
+            if problems:
+                out.violations += 1
+                out.keep("violation", deal=deal.pbn(), auction=str(auction), dealer=auction.dealer, seat=seat,
+                         hand=h.pbn(), problems=problems)
+        out.deals += 1
+        if progress:
+            progress(i + 1, deals)
+    return out
