@@ -118,3 +118,18 @@ def test_random_hand_counts_agree_with_sampling():
     n = 4000
     hits = sum(evaluate(f, Hand.random(rng)) for _ in range(n))
     assert abs(hits / n - share) < 0.03
+
+
+def test_disk_cache_returns_the_same_result(tmp_path, monkeypatch):
+    import canary_infer.engine as eng
+
+    monkeypatch.setenv("CANARY_INFER_CACHE", str(tmp_path))
+    f = parse("hcp in 11..16 and losers <= 7 and qt >= 2")
+    first = eng.solve(f)
+    assert list(tmp_path.glob("*.json")), "a slow result is written to the cache"
+    again = eng.solve(f)
+    assert again == first
+    # a corrupt entry is ignored, not trusted
+    for p in tmp_path.glob("*.json"):
+        p.write_text("{not json")
+    assert eng.solve(f) == first

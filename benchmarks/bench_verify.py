@@ -1,0 +1,99 @@
+"""How long the system-designer tools take, with peers run in the same script.
+
+    python benchmarks/bench_verify.py                  # verify-relays, check-system, selfcheck 10000
+    python benchmarks/bench_verify.py --deals 2000     # a shorter selfcheck
+
+* verify-relays over the whole system, against a peer: the same leaf pattern sets computed
+  by the card-level CP-SAT model alone (one feasibility solve per candidate pattern);
+* check-system over the whole system;
+* selfcheck --deals N, against a peer: dealing the same N deals and evaluating the bidder
+  only (no inference), which is the floor any round trip pays;
+* peak memory of this process.
+The machine is noisy: read the ratios, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import time
+
+from canary_infer.auction import SEATS, Auction
+from canary_infer.bidding import Bidder
+from canary_infer.cards import Deal
+from canary_infer.cpsat import HandModel
+from canary_infer.expr import conj
+from canary_infer.infer import Inferencer
+from canary_infer.selfcheck import run
+from canary_infer.verify import Verifier, path_of
+
+
+def cpsat_leaves(v: Verifier, trees) -> tuple[float, int]:
+    """Recompute every leaf's pattern set with CP-SAT alone (per-pattern feasibility)."""
+    t = time.perf_counter()
+    checked = 0
+    nodes = {n.auction(): n for n in v.system.nodes()}
+    for tree in trees:
+        for leaf in tree.leaves:
+            calls = [c for c in Auction.parse(leaf.auction).calls]
+            ours = [str(c) for c in calls if str(c) != "P"]
+            node = nodes.get(ours)
+            if node is None:
+                continue
+            reach, ctx, _ = v.reach(path_of(node)[-2])
+            f = conj([reach, node.constraint(ctx)])
+            m = HandModel()
+            lit = m.add(f)
+            for p in [tuple(map(int, x.split("-"))) for x in leaf.patterns]:
+                assert m.feasible([lit], pattern=p)
+                checked += 1
+    return time.perf_counter() - t, checked
+
+
+def bidder_only(deals: int, seed: int) -> float:
+    t = time.perf_counter()
+    bidder = Bidder(Inferencer().system)
+    rng = random.Random(seed)
+    for i in range(deals):
+        deal = Deal.random(rng)
+        a = Auction([], dealer=SEATS[i % 4])
+        while not a.is_complete:
+            r = bidder.bid(deal[a.turn], a)
+            if r.status in ("none", "undefined") and "defenders" not in r.reason:
+                break
+            a = a.append(r.calls[0] if r.calls else "P")
+    return time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    out = {}
+    v = Verifier()
+    t = time.perf_counter()
+    trees = v.relay_trees()
+    out["verify_relays_s"] = round(time.perf_counter() - t, 2)
+    out["relay_leaves"] = sum(len(x.leaves) for x in trees)
+    t_cp, n = cpsat_leaves(Verifier(), trees)
+    out["peer_cpsat_leaf_patterns_s"] = round(t_cp, 2)
+    out["peer_cpsat_patterns_checked"] = n
+    t = time.perf_counter()
+    r = Verifier().check_system()
+    out["check_system_s"] = round(time.perf_counter() - t, 2)
+    out["check_system_nodes"] = r["nodes"]
+    t = time.perf_counter()
+    sc = run(a.deals, a.seed)
+    out["selfcheck_s"] = round(time.perf_counter() - t, 2)
+    out["selfcheck"] = {k: v for k, v in sc.as_json().items() if k != "examples"}
+    out["peer_bidder_only_s"] = round(bidder_only(a.deals, a.seed), 2)
+    out["ratio_selfcheck_over_bidder_only"] = round(out["selfcheck_s"] / out["peer_bidder_only_s"], 2)
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
