@@ -7,7 +7,8 @@ What it measures
 * batch: one Inferencer answering a fixed list of auctions in order, as `canary-infer infer`
   does in batch mode (results of earlier auctions' prefixes are reused, as in real use):
   median and p95 milliseconds per auction; and "cold", every auction with an empty cache.
-* per process: `python -m canary_infer infer --json AUCTION` as a fresh process each time.
+* per process: `python -m canary_infer infer --json AUCTION` as a fresh process each time,
+  without the disk cache and then with a warm one (everything else runs without it).
 * peak memory: the batch process's maximum resident set, and the children's.
 * peers, as ratios measured here on the same machine in the same run:
   - cpsat-nogood: the card-level CP-SAT model finding the pattern set by solving, adding a
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import shutil
@@ -32,13 +34,16 @@ import sys
 import time
 from pathlib import Path
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.cpsat import HandModel
-from canary_infer.engine import solve
-from canary_infer.expr import conj, evaluate
-from canary_infer.infer import Inferencer
-from canary_infer.system import load_system
+# Measure the solver, not the disk cache: per-process runs below use a fresh, then a warm cache.
+os.environ.setdefault("CANARY_INFER_CACHE", "off")
+
+from canary_infer.auction import Auction  # noqa: E402
+from canary_infer.cards import Hand  # noqa: E402
+from canary_infer.cpsat import HandModel  # noqa: E402
+from canary_infer.engine import solve  # noqa: E402
+from canary_infer.expr import conj, evaluate  # noqa: E402
+from canary_infer.infer import Inferencer  # noqa: E402
+from canary_infer.system import load_system  # noqa: E402
 
 AUCTIONS = [
     "1S", "1H", "1D", "1C", "1N", "2C", "2D", "2H", "2S", "2N", "3C", "P", "P P", "P P P",
@@ -81,12 +86,14 @@ def cold(system):
     return times
 
 
-def per_process():
+def per_process(cache: str):
+    """Each auction in a fresh process; cache is "off" or a folder for the disk cache."""
     times = []
+    env = {**os.environ, "CANARY_INFER_CACHE": cache}
     for a in PER_PROCESS:
         t = time.perf_counter()
         subprocess.run([sys.executable, "-m", "canary_infer", "infer", "--json", a], check=True,
-                       capture_output=True)
+                       capture_output=True, env=env)
         times.append(time.perf_counter() - t)
     return times
 
@@ -158,7 +165,12 @@ def main():
     out["batch"] = ms(batch(system, 1 if a.quick else 3))
     out["cold"] = ms(cold(system))
     if not a.quick:
-        out["per_process"] = ms(per_process())
+        import tempfile
+
+        out["per_process"] = ms(per_process("off"))
+        with tempfile.TemporaryDirectory() as d:
+            per_process(d)  # fill the disk cache
+            out["per_process_warm_disk_cache"] = ms(per_process(d))
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     out["children_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
 

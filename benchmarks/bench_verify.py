@@ -34,12 +34,12 @@ def cpsat_leaves(v: Verifier, trees) -> tuple[float, int]:
     """Recompute every leaf's pattern set with CP-SAT alone (per-pattern feasibility)."""
     t = time.perf_counter()
     checked = 0
-    nodes = {n.auction(): n for n in v.system.nodes()}
+    nodes = {tuple(n.auction()): n for n in v.system.nodes()}
     for tree in trees:
         for leaf in tree.leaves:
             calls = [c for c in Auction.parse(leaf.auction).calls]
             ours = [str(c) for c in calls if str(c) != "P"]
-            node = nodes.get(ours)
+            node = nodes.get(tuple(ours))
             if node is None:
                 continue
             reach, ctx, _ = v.reach(path_of(node)[-2])
