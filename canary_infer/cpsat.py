@@ -226,10 +226,17 @@ class HandModel:
         idx = set(solver.SufficientAssumptionsForInfeasibility())
         return [a for a in assumptions if a.Index() in idx]
 
+    def truths(self, hand: Hand, formulas: list[Node]) -> list[bool]:
+        """The model's truth of formulas when the cards are fixed to a hand (for the tests)."""
+        lits = [self.literal(f) for f in formulas]
+        return [bool(v) for v in self._fixed(hand, lits)]
+
     def values(self, hand: Hand, feats: list[Feat]) -> list[int]:
         """The model's values of features when the cards are fixed to a hand (for the tests)."""
+        return self._fixed(hand, [self.feature(f) for f in feats])
+
+    def _fixed(self, hand: Hand, variables) -> list[int]:
         m = self.model
-        variables = [self.feature(f) for f in feats]
         m.ClearAssumptions()
         m.ClearObjective()
         m.AddAssumptions([self.x[s, r] if (s, r) in hand.cards else self.x[s, r].Not()

@@ -45,6 +45,59 @@ class SelfCheck:
                 "examples": self.examples}
 
 
+@dataclass
+class DealCheck:
+    """One deal bid and inferred: the auction, why it stopped, and every seat that fell outside."""
+
+    auction: Auction
+    stop: str | None  # None (the auction ended), "undefined" or "none"
+    none_at: tuple[str, str] | None = None  # (seat, hand) that fit no call
+    several: list[tuple[str, str, list[str], str]] = field(default_factory=list)  # seat, hand, calls, auction
+    violations: list[tuple[str, str, list[str]]] = field(default_factory=list)  # seat, hand, problems
+
+
+def bid_out(deal: Deal, dealer: str, bidder: Bidder) -> DealCheck:
+    """Bid a deal with the system until the auction ends or the notes stop defining calls."""
+    auction = Auction([], dealer=dealer)
+    out = DealCheck(auction, None)
+    while not auction.is_complete:
+        seat = auction.turn
+        r = bidder.bid(deal[seat], auction)
+        if r.status == "undefined":
+            if "defenders" in r.reason:
+                auction = auction.append("P")
+                continue
+            out.stop = "undefined"
+            break
+        if r.status == "none":
+            out.stop, out.none_at = "none", (seat, deal[seat].pbn())
+            break
+        if r.status == "several":
+            out.several.append((seat, deal[seat].pbn(), r.calls, str(auction)))
+        auction = auction.append(r.calls[0])
+    out.auction = auction
+    return out
+
+
+def check_deal(deal: Deal, dealer: str, bidder: Bidder, inf: Inferencer) -> DealCheck:
+    """Bid a deal, infer from its auction, and list every hand outside what was inferred."""
+    out = bid_out(deal, dealer, bidder)
+    result = inf.infer(out.auction)
+    for seat in SEATS:
+        h, got = deal[seat], result.hands[seat]
+        problems = []
+        if not got.consistent:
+            problems.append("inferred no hand at all")
+        else:
+            if h.pattern not in got.patterns:
+                problems.append(f"pattern {h.pattern} not among {len(got.patterns)} inferred")
+            if not got.hcp[0] <= h.hcp <= got.hcp[1]:
+                problems.append(f"{h.hcp} HCP outside {got.hcp[0]}-{got.hcp[1]}")
+        if problems:
+            out.violations.append((seat, h.pbn(), problems))
+    return out
+
+
 def run(deals: int, seed: int, inferencer: Inferencer | None = None,
         progress: Callable[[int, int], None] | None = None) -> SelfCheck:
     inf = inferencer or Inferencer()
@@ -53,47 +106,21 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
     out = SelfCheck()
     for i in range(deals):
         deal = Deal.random(rng)
-        auction = Auction([], dealer=SEATS[i % 4])
-        stop = None
-        while not auction.is_complete:
-            seat = auction.turn
-            r = bidder.bid(deal[seat], auction)
-            if r.status == "undefined":
-                if "defenders" in r.reason:
-                    auction = auction.append("P")
-                    continue
-                stop = "undefined"
-                break
-            if r.status == "none":
-                out.none += 1
-                out.keep("none", deal=deal.pbn(), auction=str(auction), dealer=auction.dealer, seat=seat,
-                         hand=deal[seat].pbn())
-                stop = "none"
-                break
-            if r.status == "several":
-                out.several += 1
-                out.keep("several", deal=deal.pbn(), auction=str(auction), dealer=auction.dealer, seat=seat,
-                         hand=deal[seat].pbn(), calls=r.calls)
-            auction = auction.append(r.calls[0])
-        if stop == "undefined":
+        c = check_deal(deal, SEATS[i % 4], bidder, inf)
+        base = {"deal": deal.pbn(), "dealer": c.auction.dealer}
+        if c.stop == "undefined":
             out.undefined_stops += 1
-        elif stop is None:
+        elif c.stop == "none":
+            out.none += 1
+            out.keep("none", auction=str(c.auction), seat=c.none_at[0], hand=c.none_at[1], **base)
+        else:
             out.completed += 1
-        result = inf.infer(auction)
-        for seat in SEATS:
-            h, got = deal[seat], result.hands[seat]
-            problems = []
-            if not got.consistent:
-                problems.append("inferred no hand at all")
-            else:
-                if h.pattern not in got.patterns:
-                    problems.append(f"pattern {h.pattern} not among {len(got.patterns)} inferred")
-                if not got.hcp[0] <= h.hcp <= got.hcp[1]:
-                    problems.append(f"{h.hcp} HCP outside {got.hcp[0]}-{got.hcp[1]}")
-            if problems:
-                out.violations += 1
-                out.keep("violation", deal=deal.pbn(), auction=str(auction), dealer=auction.dealer, seat=seat,
-                         hand=h.pbn(), problems=problems)
+        for seat, hand, calls, at in c.several:
+            out.several += 1
+            out.keep("several", auction=at, seat=seat, hand=hand, calls=calls, **base)
+        for seat, hand, problems in c.violations:
+            out.violations += 1
+            out.keep("violation", auction=str(c.auction), seat=seat, hand=hand, problems=problems, **base)
         out.deals += 1
         if progress:
             progress(i + 1, deals)
