@@ -69,7 +69,10 @@ def render_text(inf) -> str:
     for seat in SEATS:
         h = inf.hands[seat]
         if not h.consistent:
-            lines.append(f" {seat}     no hand fits these calls")
+            why = ""
+            if h.conflict:
+                why = ": " + " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in h.conflict) + " contradict"
+            lines.append(f" {seat}     no hand fits these calls{why}")
             continue
         lens = "".join(f"{_fmt_range(h.lengths[s]):<6}" for s in "SHDC")
         pats = " ".join(h.patterns[:8]) + (f" … ({len(h.patterns)} patterns)" if len(h.patterns) > 8 else "")

@@ -61,6 +61,7 @@ class SeatInference:
     patterns: list[str]
     hands: float  # number of 13-card hands (from the cards unseen) that fit
     known: bool = False  # the asker's own hand
+    conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
 
     def as_json(self) -> dict:
         return {
@@ -69,6 +70,7 @@ class SeatInference:
             "lengths": {s: list(v) for s, v in self.lengths.items()} if self.lengths else None,
             "patterns": self.patterns,
             "hands": int(self.hands),
+            **({"conflict": self.conflict} if self.conflict is not None else {}),
         }
 
 
@@ -154,6 +156,17 @@ class Inferencer:
         self._cache[key] = res
         return res
 
+    def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
+        """Positions of a set of the seat's calls that no hand can satisfy together (CP-SAT core)."""
+        from .cpsat import HandModel
+
+        mine = [c for c in calls if c.seat == seat and c.defined and c.formula is not None and c.formula != TRUE]
+        m = HandModel(avail)
+        lits = [m.add(c.formula) for c in mine]
+        core = m.core(lits) or []
+        ids = {lit.Index() for lit in core}
+        return [c.index for c, lit in zip(mine, lits, strict=True) if lit.Index() in ids]
+
     def seat_formulas(self, calls: list[CallReading], seat: str) -> tuple[Node, ...]:
         return tuple(c.formula for c in calls if c.seat == seat and c.defined and c.formula is not None
                      and c.formula != TRUE)
@@ -174,6 +187,8 @@ class Inferencer:
             pats = sorted(res.patterns.items(), key=lambda kv: -kv[1])
             inf.hands[seat] = SeatInference(res.consistent, res.hcp, res.lengths(), [_pattern(p) for p, _ in pats],
                                             res.hands)
+            if not res.consistent:
+                inf.hands[seat].conflict = self.conflict(calls, seat, avail)
         return inf
 
 

@@ -111,3 +111,17 @@ def test_known_hand_is_excluded_from_the_others(inferencer):
     assert r.hands["N"].lengths["S"] == (5, 6)
     assert r.hands["N"].hands < inferencer.infer(Auction.parse("2S")).hands["N"].hands
     assert r.hands["E"].lengths["S"][1] == 10 - 5 + 5  # E may hold up to all 10 spades left
+
+
+def test_contradiction_names_the_calls(inferencer):
+    # a known hand that contradicts its own call is reported inconsistent
+    mine = Hand.from_pbn("AKQ.AKQ.AKQ.AKQJ")
+    r = inferencer.infer(Auction.parse("P"), known=("N", mine))
+    assert r.hands["N"].known and not r.hands["N"].consistent
+    # for an unknown seat, calls that cannot hold together are named by a CP-SAT core
+    calls = inferencer.read(Auction.parse("2S P 2N P 3C P 3D P 3H"))
+    from canary_infer.engine import Available
+
+    north = [c for c in calls if c.seat == "N"]
+    north[-1].formula = parse("S <= 4")  # a contradiction with the 2S opening
+    assert inferencer.conflict(calls, "N", Available()) == [0, 8]
