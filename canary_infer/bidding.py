@@ -70,8 +70,12 @@ class Candidate:
     call: str
     meaning: str
     source: str
-    constraint: str
+    formula: object  # the constraint (an expr Node); written out only when asked for
     fits: bool
+
+    @property
+    def constraint(self) -> str:
+        return "" if self.formula == TRUE else str(self.formula)
 
     def as_json(self) -> dict:
         return {"call": self.call, "meaning": self.meaning, "source": self.source,
@@ -119,8 +123,7 @@ class Bidder:
         cands = []
         for node in opts:
             f = node.constraint(ctx)
-            cands.append(Candidate(node.call, node.meaning, node.source, "" if f == TRUE else str(f),
-                                   evaluate(f, hand)))
+            cands.append(Candidate(node.call, node.meaning, node.source, f, evaluate(f, hand)))
         fits = [c.call for c in cands if c.fits]
         status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
         return BidResult(pos.seat, status, fits, cands)

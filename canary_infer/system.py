@@ -88,6 +88,7 @@ class CallNode:
     path: str = ""
     line: int = 0
     declared: bool = False  # given a line of its own (not only created as a path step)
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def is_relay(self) -> bool:
@@ -116,6 +117,12 @@ class CallNode:
 
     def constraint(self, ctx: dict) -> Node:
         """The formula this call adds to the caller's hand in a context."""
+        key = tuple(sorted(ctx.items()))
+        if key not in self._memo:
+            self._memo[key] = self._constraint(ctx)
+        return self._memo[key]
+
+    def _constraint(self, ctx: dict) -> Node:
         parts = []
         for r in self.rules:
             if not r.applies(ctx):
