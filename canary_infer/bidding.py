@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .auction import SEATS, Auction, Call
 from .cards import Hand
 from .expr import TRUE, evaluate
-from .system import CallNode, System
+from .system import CallNode, System, walk
 
 
 @dataclass
@@ -34,35 +34,13 @@ class Position:
 
 
 def position(system: System, auction: Auction) -> Position:
-    root = system.root("opening")
-    node: CallNode | None = root
-    opener: str | None = None
-    for i, call in enumerate(auction.calls):
-        seat = auction.seat_of(i)
-        name = str(call)
-        if opener is None:
-            if name != "P":
-                opener = seat
-                node = root.children.get(name)
-            continue
-        if seat in (opener, _partner(opener)):
-            node = node.children.get(name) if node is not None else None
-        else:
-            child = node.children.get(f"({name})") if node is not None else None
-            if child is not None:
-                node = child
-            elif name != "P":
-                node = None
+    _, node, opener = walk(system, auction)
     seat = auction.turn
     chair = (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
     if opener is None:
-        return Position(seat, chair, root, "none")
-    side = "opening" if seat in (opener, _partner(opener)) else "defence"
+        return Position(seat, chair, node, "none")
+    side = "opening" if seat in (opener, SEATS[(SEATS.index(opener) + 2) % 4]) else "defence"
     return Position(seat, chair, node if side == "opening" else None, side)
-
-
-def _partner(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 2) % 4]
 
 
 @dataclass

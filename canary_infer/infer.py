@@ -20,7 +20,7 @@ from .auction import SEATS, Auction
 from .cards import SUITS, Hand
 from .engine import Available, Result, solve
 from .expr import TRUE, Node, conj, evaluate
-from .system import CallNode, System, load_system
+from .system import CallNode, System, load_system, walk
 
 OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
 OFF_TREE = "the notes give this call no meaning at this point"
@@ -94,10 +94,6 @@ def _pattern(p) -> str:
     return "-".join(map(str, p))
 
 
-def _chair(auction: Auction, seat: str) -> int:
-    return (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
-
-
 class Inferencer:
     """Reads auctions with a system and infers hands.  Results are cached per seat formula."""
 
@@ -109,38 +105,20 @@ class Inferencer:
     def read(self, auction: Auction) -> list[CallReading]:
         """Look every call up in the call tree."""
         out: list[CallReading] = []
-        root = self.system.root("opening")
-        node: CallNode | None = None  # the last call of the opening side, once someone has bid
-        opener: str | None = None
-        for i, call in enumerate(auction.calls):
-            seat = auction.seat_of(i)
-            name = str(call)
-            ctx = {"chair": _chair(auction, seat)}
-            if opener is None:
-                child = root.children.get(name)
-                if name != "P":
-                    opener = seat
-                    node = child
-            elif seat in (opener, _partner(opener)):
-                child = node.children.get(name) if node is not None else None
-                node = child
-            else:
-                # the defenders: an explicit (call) child keeps us on the tree
-                child = node.children.get(f"({name})") if node is not None else None
-                if child is not None:
-                    node = child
-                elif name != "P":
-                    node = None
-                out.append(CallReading(i, seat, name, False, OPPONENT_CALL if child is None else child.meaning))
+        for st in walk(self.system, auction)[0]:
+            child = st.node
+            if st.side == "defence":
+                out.append(CallReading(st.index, st.seat, st.call, False,
+                                       OPPONENT_CALL if child is None else child.meaning))
                 continue
             if child is None or not child.defined:
                 why = OFF_TREE
                 if child is not None and child.status == "undefined":
                     why = f"not defined in the notes ({child.meaning or 'undefined'})"
-                out.append(CallReading(i, seat, name, False, why, child.source if child else ""))
+                out.append(CallReading(st.index, st.seat, st.call, False, why, child.source if child else ""))
                 continue
-            out.append(CallReading(i, seat, name, True, child.meaning, child.source, child,
-                                   child.constraint(ctx), child.interpretation))
+            out.append(CallReading(st.index, st.seat, st.call, True, child.meaning, child.source, child,
+                                   child.constraint({"chair": st.chair}), child.interpretation))
         return out
 
     # ------------------------------------------------------------------ solving
@@ -190,7 +168,3 @@ class Inferencer:
             if not res.consistent:
                 inf.hands[seat].conflict = self.conflict(calls, seat, avail)
         return inf
-
-
-def _partner(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 2) % 4]

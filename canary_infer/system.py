@@ -477,6 +477,53 @@ class _Loader:
                     self.fail(spath, sline, f"in step {step} of '{name}': {e}")
 
 
+@dataclass
+class Step:
+    """One call of an auction read against the tree: ``node`` is the call's node (None off the
+    tree), ``side`` "opening" for the side the tree describes, "defence" for the others, and
+    "none" for passes before anyone has bid."""
+
+    index: int
+    seat: str
+    call: str
+    chair: int
+    side: str
+    node: CallNode | None
+
+
+def walk(system: System, auction) -> tuple[list[Step], CallNode | None, str | None]:
+    """Read every call of an auction against the tree.
+
+    Returns the steps, the node whose children are the opening side's next calls (the root
+    while nobody has bid), and the opener's seat (None while nobody has bid)."""
+    seats = "NESW"
+    root = system.root("opening")
+    node: CallNode | None = root
+    opener: str | None = None
+    steps = []
+    for i, call in enumerate(auction.calls):
+        seat = auction.seat_of(i)
+        name = str(call)
+        chair = (seats.index(seat) - seats.index(auction.dealer)) % 4 + 1
+        if opener is None:
+            child = root.children.get(name)
+            side = "none" if name == "P" else "opening"
+            if name != "P":
+                opener, node = seat, child
+        elif seat in (opener, seats[(seats.index(opener) + 2) % 4]):
+            child = node.children.get(name) if node is not None else None
+            node, side = child, "opening"
+        else:  # the defenders: an explicit (call) child keeps the opening side on the tree
+            child = node.children.get(f"({name})") if node is not None else None
+            side = "defence"
+            if child is not None:
+                node = child
+            elif name != "P":
+                node = None
+        steps.append(Step(i, seat, name, chair, side, child))
+    return steps, node, opener
+
+
 def _ancestors(node: CallNode):
     while node.parent is not None:
         node = node.parent
