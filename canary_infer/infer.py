@@ -100,6 +100,7 @@ class Inferencer:
     def __init__(self, system: System | None = None):
         self.system = system or load_system()
         self._cache: dict[tuple, Result] = {}
+        self._text: dict[int, tuple] = {}
 
     # ------------------------------------------------------------------ reading calls
     def read(self, auction: Auction) -> list[CallReading]:
@@ -149,6 +150,15 @@ class Inferencer:
         return tuple(c.formula for c in calls if c.seat == seat and c.defined and c.formula is not None
                      and c.formula != TRUE)
 
+    def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
+        """A result's patterns as text (most frequent first) and its length ranges, computed once."""
+        key = id(res)
+        hit = self._text.get(key)
+        if hit is None or hit[0] is not res:
+            pats = tuple(_pattern(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1]))
+            hit = self._text[key] = (res, pats, res.lengths())
+        return hit[1], hit[2]
+
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
         calls = self.read(auction)
         inf = Inference(auction, calls)
@@ -162,9 +172,8 @@ class Inferencer:
                 inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
                 continue
             res = self._solve_chain(formulas, avail)
-            pats = sorted(res.patterns.items(), key=lambda kv: -kv[1])
-            inf.hands[seat] = SeatInference(res.consistent, res.hcp, res.lengths(), [_pattern(p) for p, _ in pats],
-                                            res.hands)
+            pats, lengths = self._described(res)
+            inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
             if not res.consistent:
                 inf.hands[seat].conflict = self.conflict(calls, seat, avail)
         return inf
