@@ -175,7 +175,9 @@ class Verifier:
             res = self.solve(f, base)
             if res.consistent:
                 note = "" if opts else "no call is encoded here"
-                gaps.append(self._finding("gap", auction, [c.call for c, _ in opts], f, res, note=note))
+                checked = [c.call for c, _ in opts
+                           if not (c.call == "P" and any(r.formula is None for r in c.rules))]
+                gaps.append(self._finding("gap", auction, checked, f, res, note=note))
         if overlaps and base.consistent:
             each = {c.call: self.solve(conj([reach, f]), base) for c, f in opts}
             for (a, fa), (b, fb) in combinations(opts, 2):
