@@ -202,8 +202,11 @@ class HandModel:
         status = solver.Solve(m)
         return solver, status
 
-    def feasible(self, assumptions, pattern=None) -> bool:
-        _, st = self._solve(assumptions, pattern)
+    def feasible(self, assumptions, pattern=None, time_limit: float | None = None) -> bool | None:
+        """True or False; None if the time limit ran out first."""
+        _, st = self._solve(assumptions, pattern, time_limit=time_limit)
+        if st == cp_model.UNKNOWN:
+            return None
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     def example(self, assumptions, pattern=None, time_limit: float | None = None) -> Hand | None:
@@ -212,8 +215,9 @@ class HandModel:
             return None
         return Hand.from_cards([k for k, v in self.x.items() if solver.Value(v)])
 
-    def extreme(self, assumptions, expr, sense: str) -> int | None:
-        solver, st = self._solve(assumptions, objective=(sense, expr))
+    def extreme(self, assumptions, expr, sense: str, time_limit: float | None = None) -> int | None:
+        """The minimum or maximum of an expression (None if infeasible or out of time)."""
+        solver, st = self._solve(assumptions, objective=(sense, expr), time_limit=time_limit)
         if st != cp_model.OPTIMAL:
             return None
         return int(round(solver.ObjectiveValue()))
