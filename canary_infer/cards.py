@@ -105,7 +105,28 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-class Hand:
+class _PbnValue:
+    """Immutable value types written and read as PBN: str is the PBN text, repr rebuilds it."""
+
+    __slots__ = ()
+
+    def pbn(self) -> str:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.pbn()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_pbn({self.pbn()!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+
+class Hand(_PbnValue):
     """Thirteen distinct cards: an immutable, hashable value.
 
     Build one with :meth:`from_pbn`, :meth:`from_cards` (``Hand(cards)`` is
@@ -282,23 +303,11 @@ class Hand:
     def __hash__(self) -> int:
         return hash(self._suits)
 
-    def __str__(self) -> str:
-        return self.pbn()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}.from_pbn({self.pbn()!r})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (tuple(self),))
 
 
-class Deal(Mapping[str, "Hand | None"]):
+class Deal(_PbnValue, Mapping[str, "Hand | None"]):
     """A hand, or ``None`` when unknown, for each seat ``N``, ``E``, ``S``, ``W``.
 
     A deal is a read-only mapping from seat to hand, always with all four
@@ -427,18 +436,6 @@ class Deal(Mapping[str, "Hand | None"]):
 
     def __hash__(self) -> int:
         return hash(self._hands)
-
-    def __str__(self) -> str:
-        return self.pbn()
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}.from_pbn({self.pbn()!r})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(zip(SEATS, self._hands, strict=True)),))
