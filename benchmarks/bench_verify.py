@@ -64,7 +64,7 @@ def bidder_only(deals: int, seed: int) -> float:
         a = Auction([], dealer=SEATS[i % 4])
         while not a.is_complete:
             r = bidder.bid(deal[a.turn], a)
-            if r.status in ("none", "undefined") and "defenders" not in r.reason:
+            if r.status in ("none", "undefined") and r.side != "defence":
                 break
             a = a.append(r.calls[0] if r.calls else "P")
     return time.perf_counter() - t

@@ -69,6 +69,7 @@ class BidResult:
     calls: list[str]
     candidates: list[Candidate] = field(default_factory=list)
     reason: str = ""
+    side: str = "opening"  # "defence" when the player is on the side the tree does not describe
 
     def as_json(self) -> dict:
         return {"seat": self.seat, "status": self.status, "calls": self.calls,
@@ -96,7 +97,7 @@ class Bidder:
         if not opts:
             why = ("the notes give the defenders' calls no meaning" if pos.side == "defence"
                    else "the notes define no call at this point")
-            return BidResult(pos.seat, "undefined", [], reason=why)
+            return BidResult(pos.seat, "undefined", [], reason=why, side=pos.side)
         ctx = {"chair": pos.chair}
         cands = []
         for node in opts:
@@ -104,4 +105,4 @@ class Bidder:
             cands.append(Candidate(node.call, node.meaning, node.source, f, evaluate(f, hand)))
         fits = [c.call for c in cands if c.fits]
         status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
-        return BidResult(pos.seat, status, fits, cands)
+        return BidResult(pos.seat, status, fits, cands, side=pos.side)

@@ -64,7 +64,7 @@ def bid_out(deal: Deal, dealer: str, bidder: Bidder) -> DealCheck:
         seat = auction.turn
         r = bidder.bid(deal[seat], auction)
         if r.status == "undefined":
-            if "defenders" in r.reason:
+            if r.side == "defence":
                 auction = auction.append("P")
                 continue
             out.stop = "undefined"
