@@ -83,6 +83,7 @@ class CallNode:
     rules: list[Rule] = field(default_factory=list)
     covers: list[Rule] = field(default_factory=list)  # the hands its calls must cover (check-system)
     relay: bool = False
+    priorities: list[tuple[tuple[str, str], str]] = field(default_factory=list)  # (better, worse), why
     children: dict[str, CallNode] = field(default_factory=dict)
     parent: CallNode | None = None
     path: str = ""
@@ -259,7 +260,7 @@ class _Loader:
                 stack.append((indent, node))
                 continue
             # an attribute line of the node at the top of the stack
-            if parent is current_tree and parent_indent == -1 and not body.startswith(("covers", "note")):
+            if parent is current_tree and parent_indent == -1 and not body.startswith(("covers", "note", "priority")):
                 self.fail(path, no, f"expected a call, got '{body[:20]}'")
             self._attribute(parent, body, path, no)
         return None
@@ -380,6 +381,16 @@ class _Loader:
             node.interpretation = (node.interpretation + " " + mm.group(1)).strip()
             return
         if body.startswith("note"):
+            return
+        if body.startswith("priority"):
+            m = re.match(rf'^priority\s+({_CALL})\s*>\s*({_CALL})\s*(.*)$', body)
+            if not m:
+                self.fail(path, no, 'expected priority CALL > CALL "why" [source]')
+            why = _MEANING.search(m.group(3))
+            src = _SOURCE.search(m.group(3))
+            text = why.group(1) if why else f"{m.group(1)} before {m.group(2)}"
+            text += f" [{src.group(1)}]" if src else ""
+            node.priorities.append(((_canon_call(m.group(1)), _canon_call(m.group(2))), text))
             return
         if body.startswith("same as"):
             target = body[len("same as"):].split()

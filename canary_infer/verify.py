@@ -262,7 +262,7 @@ def _same(a: str, b: str) -> bool:
 
 def _priority(node: CallNode, a: str, b: str) -> str | None:
     """The rule in the files that settles an overlap between two calls, if any."""
-    for p in getattr(node, "priorities", []):
-        if {a, b} <= set(p[0]):
-            return p[1]
+    for pair, why in node.priorities:
+        if {a, b} == set(pair):
+            return f"{pair[0]} over {pair[1]}: {why}"
     return None

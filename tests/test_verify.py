@@ -607,3 +607,21 @@ def test_a_gaps_calls_are_calls_the_witness_does_not_fit(checked, system):
 
 def test_check_system_reports_the_gaps_the_notes_leave_after_interference(checked):
     assert {"2S P 2N 3D", "2H 2S 2N"} <= {g["auction"] for g in checked["gaps"]}
+
+
+def test_an_overlap_settled_by_a_priority_is_still_reported_and_marked(tmp_path):
+    from canary_infer.infer import Inferencer
+    from canary_infer.system import load_system
+    from canary_infer.verify import Verifier
+
+    path = tmp_path / "prio.canary"
+    path.write_text('tree opening\n'
+                    '  priority 1S > 1H "the higher suit first with 5-5" [A9]\n'
+                    '  1H  "hearts"  [A1]\n      = H >= 5\n'
+                    '  1S  "spades"  [A2]\n      = S >= 5\n'
+                    '  1C  "clubs"  [A3]\n      = C >= 5\n')
+    v = Verifier(Inferencer(load_system([path])))
+    _, overlaps, _, _ = v.check_point(v.system.root(), overlaps=True)
+    marks = {tuple(sorted(o.calls)): o.settled_by for o in overlaps}
+    assert marks[("1H", "1S")] == "1S over 1H: the higher suit first with 5-5 [A9]"
+    assert marks[("1C", "1H")] is None and marks[("1C", "1S")] is None
