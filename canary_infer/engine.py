@@ -215,24 +215,52 @@ def _feature_key(f: Feat) -> tuple:
 # --------------------------------------------------------------------------- contributions
 def _local_value(n: Node, suit: str, ls: np.ndarray, ms: np.ndarray, avail: Available, si: int) -> np.ndarray:
     """Vectorised truth of a one-suit formula over the classes of that suit."""
+    return _truth(n, len(ls), lambda f: _per_class(f.name, avail, si))
+
+
+def _truth(n: Node, size: int, column, other=None) -> np.ndarray:
+    """The truth of a formula on ``size`` rows at once.
+
+    ``column(feat)`` gives a feature's values on the rows; ``other(node)``, if given, may
+    answer any node itself (returning None to let the generic rules decide)."""
+    if other is not None:
+        out = other(n)
+        if out is not None:
+            return out
     if isinstance(n, And):
-        out = np.ones(len(ls), bool)
+        out = np.ones(size, bool)
         for c in n.items:
-            out &= _local_value(c, suit, ls, ms, avail, si)
+            out &= _truth(c, size, column, other)
         return out
     if isinstance(n, Or):
-        out = np.zeros(len(ls), bool)
+        out = np.zeros(size, bool)
         for c in n.items:
-            out |= _local_value(c, suit, ls, ms, avail, si)
+            out |= _truth(c, size, column, other)
         return out
     if isinstance(n, Not):
-        return ~_local_value(n.item, suit, ls, ms, avail, si)
+        return ~_truth(n.item, size, column, other)
     if isinstance(n, Cmp):
-        v = np.full(len(ls), int(n.const), np.int64)
+        v = np.full(size, int(n.const), np.int64)
         for c, f in n.terms:
-            v = v + int(c) * _per_class(f.name, avail, si)
+            v = v + int(c) * column(f)
         return _compare(v, n.op)
-    raise TypeError(f"not a one-suit formula: {n}")
+    if isinstance(n, Pattern):
+        lens = [column(Feat("len", s)) for s in SUITS]
+        out = np.zeros(size, bool)
+        for pat in n.patterns:
+            ok = np.ones(size, bool)
+            for x, col in zip(pat, lens, strict=True):
+                if x is not None:
+                    ok &= col == x
+            out |= ok
+        return out
+    if isinstance(n, Shape):
+        srt = -np.sort(-np.stack([column(Feat("len", s)) for s in SUITS], axis=1), axis=1)
+        out = np.zeros(size, bool)
+        for sh in n.shapes:
+            out |= (srt == np.array(sh)).all(axis=1)
+        return out
+    raise TypeError(f"cannot evaluate {n!r}")
 
 
 def _compare(v: np.ndarray, op: str, rhs: int = 0) -> np.ndarray:
@@ -370,41 +398,23 @@ def build_table(plan: Plan, avail: Available = Available(), patterns=None) -> Ta
 
 
 # --------------------------------------------------------------------------- evaluation
-def vector(n: Node, t: Table, memo: dict | None = None) -> np.ndarray:
+def vector(n: Node, t: Table) -> np.ndarray:
     """The truth of a (rewritten) formula on every row of a table.
 
     Sub-formulas about lengths only are evaluated once per pattern and gathered."""
-    if memo is None:
-        memo = {}
-    if n in memo:
-        return memo[n]
     size = len(t.rows)
-    if size > len(ALL_PATTERNS) and _pure_length(n):
-        if "_pid" not in memo:
-            lens = [t.column(("len", s)) for s in SUITS]
-            memo["_pid"] = _pattern_index(*lens)
-        out = _pattern_truth(n)[memo["_pid"]]
-    elif isinstance(n, And):
-        out = np.ones(size, bool)
-        for c in n.items:
-            out &= vector(c, t, memo)
-    elif isinstance(n, Or):
-        out = np.zeros(size, bool)
-        for c in n.items:
-            out |= vector(c, t, memo)
-    elif isinstance(n, Not):
-        out = ~vector(n.item, t, memo)
-    elif isinstance(n, ColTest):
-        out = _compare(t.column(n.key), n.op, n.value)
-    elif isinstance(n, Cmp):
-        v = np.full(size, int(n.const), np.int64)
-        for c, f in n.terms:
-            v = v + int(c) * t.column(_feature_key(f))
-        out = _compare(v, n.op)
-    else:
-        out = _length_truth(n, [t.column(("len", s)) for s in SUITS])
-    memo[n] = out
-    return out
+    pid = []
+
+    def other(x: Node):
+        if isinstance(x, ColTest):
+            return _compare(t.column(x.key), x.op, x.value)
+        if size > len(ALL_PATTERNS) and _pure_length(x):
+            if not pid:
+                pid.append(_pattern_index(*(t.column(("len", s)) for s in SUITS)))
+            return _pattern_truth(x)[pid[0]]
+        return None
+
+    return _truth(n, size, lambda f: t.column(_feature_key(f)), other)
 
 
 @lru_cache(maxsize=8192)
@@ -415,43 +425,6 @@ def _pure_length(n: Node) -> bool:
     if isinstance(n, Cmp):
         return all(f.name == "len" and f.suit for _, f in n.terms)
     return all(_pure_length(c) for c in n.children())
-
-
-def _length_truth(n: Node, lens: list[np.ndarray]) -> np.ndarray:
-    size = len(lens[0])
-    if isinstance(n, And):
-        out = np.ones(size, bool)
-        for c in n.items:
-            out &= _length_truth(c, lens)
-        return out
-    if isinstance(n, Or):
-        out = np.zeros(size, bool)
-        for c in n.items:
-            out |= _length_truth(c, lens)
-        return out
-    if isinstance(n, Not):
-        return ~_length_truth(n.item, lens)
-    if isinstance(n, Cmp):
-        v = np.full(size, int(n.const), np.int64)
-        for c, f in n.terms:
-            v = v + int(c) * lens[SUITS.index(f.suit)]
-        return _compare(v, n.op)
-    if isinstance(n, Pattern):
-        out = np.zeros(size, bool)
-        for pat in n.patterns:
-            ok = np.ones(size, bool)
-            for x, col in zip(pat, lens, strict=True):
-                if x is not None:
-                    ok &= col == x
-            out |= ok
-        return out
-    if isinstance(n, Shape):
-        srt = -np.sort(-np.stack(lens, axis=1), axis=1)
-        out = np.zeros(size, bool)
-        for sh in n.shapes:
-            out |= (srt == np.array(sh)).all(axis=1)
-        return out
-    raise TypeError(f"cannot evaluate {n!r}")
 
 
 _PAT_LENS = [np.array([p[i] for p in ALL_PATTERNS], np.int64) for i in range(4)]
@@ -466,7 +439,7 @@ def _pattern_index(s, h, d, c) -> np.ndarray:
 @lru_cache(maxsize=4096)
 def _pattern_truth(n: Node) -> np.ndarray:
     """A length-only formula evaluated on all 560 patterns."""
-    return _length_truth(n, _PAT_LENS)
+    return _truth(n, len(ALL_PATTERNS), lambda f: _PAT_LENS[SUITS.index(f.suit)])
 
 
 @dataclass(frozen=True)

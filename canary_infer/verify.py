@@ -20,7 +20,7 @@ from itertools import combinations
 
 from .auction import Auction
 from .cpsat import HandModel
-from .engine import Result
+from .engine import Result, solve
 from .expr import TRUE, Node, conj, disj, negate
 from .infer import Inferencer
 from .system import CallNode
@@ -120,8 +120,6 @@ class Verifier:
     def solve(self, formula: Node, within: Result | None = None) -> Result:
         if formula in self._results:
             return self._results[formula]
-        from .engine import solve
-
         pats = list(within.patterns) if within is not None else None
         res = solve(formula, patterns=pats) if pats is None or pats else within
         self._results[formula] = res
@@ -186,8 +184,6 @@ class Verifier:
                 if not common:
                     continue
                 f = conj([reach, fa, fb])
-                from .engine import solve
-
                 res = solve(f, patterns=sorted(common))
                 if res.consistent:
                     found_overlaps.append(self._finding(
