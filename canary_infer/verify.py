@@ -164,7 +164,8 @@ class Verifier:
         auction = auction_text(path_of(node), prefix)
         reach, ctx, _ = self.reach(node, prefix)
         base = self.solve(reach)
-        opts = [(c, c.constraint(ctx)) for c in self.options(node)]
+        # without what 'priority' lines add: an overlap the files settle stays visible, marked
+        opts = [(c, c.constraint(ctx, priorities=False)) for c in self.options(node)]
         gaps: list[Finding] = []
         found_overlaps: list[Finding] = []
         if cover is not None and base.consistent:
