@@ -56,8 +56,9 @@ SUIT_ORDER = "SHDC"
 
 GRAMMAR = r"""
 file        := { line }
-line        := indent ( define | schedule | option | tree | step | delete | call | attribute ) [ comment ]
+line        := indent ( define | block | schedule | option | tree | step | delete | call | attribute ) [ comment ]
 define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
+block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
 schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
 step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
 delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
@@ -81,7 +82,7 @@ attribute   := "=" RULE | "covers" RULE | "note" MEANING | "interpretation" MEAN
                | "priority" PATTERN ">" PATTERN { ">" PATTERN } [ MEANING ] [ SOURCE ]
                | "same as" PATTERN { PATTERN } | "answers" NAME "(" [ SUIT { "," SUIT } ] ")"
                  [ "from first non-trump step" ] | "example" HAND
-               | "other calls retain their meaning"
+               | "other calls retain their meaning" | "include" NAME "(" [ SUIT { "," SUIT } ] ")"
 RULE        := [ "when" COND ":" ] ( CONSTRAINT | "denies" ( "siblings" | "cheaper" | PATTERN
                { "," PATTERN } ) | "maximum" [ FEATURE ] | "minimum" [ FEATURE ] | "replaces"
                FEATURE { "," FEATURE } )
@@ -315,12 +316,19 @@ class RuleSpec:
     text: str
     when: tuple[Test, ...] = ()
     args: tuple[str, ...] = ()
+    wider: str = ""  # "STRICT unless WIDER": the files settle what the notes leave open
+    why: str = ""
+    src: str = ""
     line: int = field(default=0, compare=False)
     path: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         w = f"when {' and '.join(map(str, self.when))}: " if self.when else ""
-        return w + self.text
+        tail = ""
+        if self.wider:
+            tail = f" unless {self.wider}" + (f"  {_quote(self.why)}" if self.why else "") + (
+                f"  [{self.src}]" if self.src else "")
+        return w + self.text + tail
 
 
 @dataclass
@@ -344,6 +352,7 @@ class RuleNode:
     answers: tuple[str, tuple[str, ...], bool] | None = None  # schedule, args, from first non-trump step
     examples: list[tuple[str, int]] = field(default_factory=list)
     inherit: bool = False
+    includes: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # blocks whose calls follow too
     children: list[RuleNode] = field(default_factory=list)
     step: int = 0  # a schedule's step
     line: int = field(default=0, compare=False)
@@ -386,6 +395,20 @@ class Schedule:
 
 
 @dataclass
+class Block:
+    """Calls written once and included wherever the notes' rule applies (``include NAME(args)``);
+    the lines written at the point itself take precedence over the block's."""
+
+    name: str
+    params: tuple[str, ...]
+    meaning: str
+    source: str
+    body: RuleNode
+    line: int = field(default=0, compare=False)
+    path: str = field(default="", compare=False)
+
+
+@dataclass
 class DefinitionInfo:
     text: str
     params: tuple[str, ...]
@@ -413,6 +436,8 @@ class Rule:
     kind: str = "formula"
     args: tuple[str, ...] = ()
     tests: tuple[Test, ...] = ()
+    strict: Node | None = None  # the formula without what an 'unless' settles
+    settles: str = ""  # why, with the source
 
     def applies(self, ctx: dict, node: CallNode | None = None) -> bool:
         return all(_ctx_test(t, ctx, node) for t in self.tests)
@@ -650,16 +675,22 @@ class CallNode:
                     parts.append(b.formula)
         return conj(parts) if parts else None
 
-    def constraint(self, ctx: dict | None = None, priorities: bool = True) -> Node:
+    def constraint(self, ctx: dict | None = None, priorities: bool = True, settled: bool = True) -> Node:
         """The formula this call adds to the caller's hand (chair and the rest from the tree unless
         ``ctx`` says otherwise; ``ctx["shown"]`` gives the ranges the caller has shown, for
         ``maximum``/``minimum``).  ``priorities=False`` leaves out what the files' ``priority``
-        lines add (check-system reports such overlaps, marked with the rule)."""
-        return conj(self.constraint_parts(ctx, priorities))
+        lines add (check-system reports such overlaps, marked with the rule); ``settled=False``
+        leaves out what ``unless`` clauses add (the gaps they settle stay visible)."""
+        return conj(self.constraint_parts(ctx, priorities, settled))
 
-    def constraint_parts(self, ctx: dict | None = None, priorities: bool = True) -> list[Node]:
+    @property
+    def settles(self) -> list[str]:
+        """Why this call's 'unless' clauses take hands the notes' words leave to no call."""
+        return [r.settles for r in self.rules if r.settles]
+
+    def constraint_parts(self, ctx: dict | None = None, priorities: bool = True, settled: bool = True) -> list[Node]:
         ctx = ctx or {}
-        key = (_ctx_key(ctx), priorities)
+        key = (_ctx_key(ctx), priorities, settled)
         hit = self._memo.get(key)
         if hit is None:
             if self._memo.get(("busy",) + key):
@@ -667,19 +698,19 @@ class CallNode:
                                                             "'priority' lines go round in a circle")
             self._memo[("busy",) + key] = True
             try:
-                hit = self._memo[key] = self._constraint_parts(ctx, priorities)
+                hit = self._memo[key] = self._constraint_parts(ctx, priorities, settled)
             finally:
                 del self._memo[("busy",) + key]
         return hit
 
-    def _constraint_parts(self, ctx: dict, priorities: bool) -> list[Node]:
+    def _constraint_parts(self, ctx: dict, priorities: bool, settled: bool = True) -> list[Node]:
         parts: list[Node] = []
         sibs = self.parent.children if self.parent is not None else {}
         for r in self.rules:
             if not r.applies(ctx, None if "chair" in ctx else self):
                 continue
             if r.kind == "formula":
-                parts.append(r.formula)
+                parts.append(r.formula if settled else r.strict)
             elif r.kind == "denies":
                 denied = []
                 for a in r.args:
@@ -694,7 +725,7 @@ class CallNode:
                         if call in sibs and sibs[call].defined:
                             denied.append(sibs[call])
                 if denied:
-                    parts.append(negate(disj([c.constraint(ctx, priorities) for c in denied])))
+                    parts.append(negate(disj([c.constraint(ctx, priorities, settled) for c in denied])))
             elif r.kind in ("maximum", "minimum"):
                 feat = r.args[0] if r.args else "hcp"
                 shown = (ctx.get("shown") or {}).get(feat)
@@ -706,7 +737,7 @@ class CallNode:
         if priorities and self.parent is not None:
             for (better, worse), _ in self.parent.priorities:
                 if worse == self.call and better in sibs and sibs[better].defined:
-                    parts.append(negate(sibs[better].constraint(ctx, priorities)))
+                    parts.append(negate(sibs[better].constraint(ctx, priorities, settled)))
         return [p for p in parts if p != TRUE]
 
     @property
@@ -757,10 +788,12 @@ class System:
         self.definitions: dict[str, Definition] = {}
         self.definition_info: dict[str, DefinitionInfo] = {}
         self.schedules: dict[str, Schedule] = {}
+        self.blocks: dict[str, Block] = {}
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
         self.extensions = False
+        self.uses_passed = False  # some line reads whether a player passed before the first bid
         self.options_on: set[str] = set()
         self.oracle = None  # possible(formulas) -> bool, set by the inference layer (deleted steps)
         self._roots: dict[tuple[str, int], CallNode] = {}
@@ -774,7 +807,8 @@ class System:
                 {k: (v.params, v.meaning, v.source, [_canon(s) for s in v.steps],
                      [(n, t) for n, t, _ in v.delete]) for k, v in
                  self.schedules.items()},
-                dict(self.options), {k: _canon(v) for k, v in self.trees.items()})
+                dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
+                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()})
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -826,10 +860,15 @@ class System:
         for t in r.when:
             if t.kind == "chair":
                 when = ("chair", t.lo, t.hi)
-        formula = None
+        formula = strict = None
+        settles = ""
         if r.kind == "formula":
-            formula = self.formula(r.text, env, node, r)
-        return Rule(r.text if not r.when else str(r), when, formula, r.line, r.path, r.kind, r.args, r.when)
+            formula = strict = self.formula(r.text, env, node, r)
+            if r.wider:
+                formula = disj([strict, self.formula(r.wider, env, node, r)])
+                settles = (r.why or f"unless {r.wider}") + (f" [{r.src}]" if r.src else "")
+        return Rule(str(r) if (r.when or r.wider) else r.text, when, formula, r.line, r.path, r.kind, r.args,
+                    r.when, strict, settles)
 
     def formula(self, text: str, env: dict, node: CallNode | None, r=None) -> Node:
         full = dict(env)
@@ -934,6 +973,12 @@ class System:
             out.append((rank, r.children, p.env, None))
             if r.answers:
                 out.append((rank, *self._steps(r, p.env, node)))
+        for p in node.parts:
+            for name, args in p.rule.includes:
+                blk = self.blocks[name]
+                benv = dict(p.env)
+                benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
+                out.append((rank + 1, blk.body.children, benv, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1143,7 +1188,7 @@ class _Legal:
 def _canon(r: RuleNode):
     return (r.pattern, r.bindings, r.guard, r.meaning, r.source, r.flags, r.trump, r.relays, tuple(r.rules),
             tuple(r.covers), tuple(r.notes), tuple(r.interpretations), tuple(r.priorities), r.same_as, r.answers,
-            tuple(p for p, _ in r.examples), r.inherit, r.step, tuple(_canon(c) for c in r.children))
+            tuple(p for p, _ in r.examples), r.inherit, tuple(r.includes), r.step, tuple(_canon(c) for c in r.children))
 
 
 # --------------------------------------------------------------------------- reading the files
@@ -1157,6 +1202,7 @@ _OPTION = re.compile(r'^option\s+(\w+)\s+"([^"]*)"\s*$')
 _ANSWERS = re.compile(r"^answers\s+(\w+)\s*\(([^)]*)\)\s*(from first non-trump step)?\s*$")
 _PATTERN_TOKEN = re.compile(r"^(\((?:[^()]*)\)|(?:next|jump)\s+[A-Za-z](?![\w])|step\s+\d+|[^\s\"\[]+)")
 _EXAMPLE = re.compile(r"^example\s+(\S+)\s*$")
+_UNLESS = re.compile(r"^(.+?)\s+unless\s+(.+)$")
 _FEATURE_WORD = re.compile(r"^\w+$")
 
 
@@ -1233,13 +1279,15 @@ class _Loader:
 
     def _is_attribute(self, body: str) -> bool:
         return body.startswith(("=", "covers ", "note ", "note\"", "interpretation", "priority ", "same as",
-                                "answers ", "example ", "other calls retain")) or body in ("note", "covers")
+                                "answers ", "example ", "other calls retain", "include ")) or body in ("note", "covers")
 
     def _margin(self, body, path, no):
         if body.startswith("define "):
             return "define", self._define(body, path, no)
         if body.startswith("schedule "):
             return "schedule", self._schedule(body, path, no)
+        if body.startswith("block "):
+            return "tree", [self._block(body, path, no)]
         if body.startswith("tree "):
             return "tree", [self._tree(body, path, no)]
         if body.startswith("option "):
@@ -1310,6 +1358,23 @@ class _Loader:
             self.fail(path, no, f"schedule '{sch.name}' is defined twice")
         self.system.schedules[sch.name] = sch
         return sch
+
+    def _block(self, body, path, no) -> RuleNode:
+        m = re.match(r"^block\s+(\w+)\s*\(([^)]*)\)\s*(.*)$", body)
+        if not m:
+            self.fail(path, no, "expected 'block name(params) \"meaning\" [source]'")
+        params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
+        bad = [p for p in params if p not in _VARS]
+        if bad:
+            self.fail(path, no, f"'{bad[0]}' cannot be a block's parameter: use one letter other than C D H S N")
+        if m.group(1) in self.system.blocks:
+            self.fail(path, no, f"block '{m.group(1)}' is defined twice")
+        mm, ms = _MEANING.search(m.group(3)), _SOURCE.search(m.group(3))
+        root = RuleNode(None, line=no, path=path)
+        self.system.blocks[m.group(1)] = Block(m.group(1), params, mm.group(1) if mm else "",
+                                               ms.group(1) if ms else "", root, no, path)
+        self._root = root
+        return root
 
     def _step(self, sch: Schedule, body, path, no) -> list[RuleNode]:
         m = _STEP.match(body)
@@ -1416,6 +1481,8 @@ class _Loader:
                     node.guard = _parse_tests(mm.group(1), GUARD_TESTS)
                 except ValueError as e:
                     self.fail(path, no, str(e))
+                if any(t.kind == "passed" for t in node.guard):
+                    self.system.uses_passed = True
                 clause_text = clause_text[mm.end():].strip()
             else:
                 flags_before += clause_text.split()
@@ -1534,6 +1601,13 @@ class _Loader:
                 self.fail(path, no, f"example {m.group(1)}: {e}")
             node.examples.append((m.group(1), no))
             return
+        if body.startswith("include"):
+            m = re.match(r"^include\s+(\w+)\s*\(([^)]*)\)\s*$", body)
+            if not m:
+                self.fail(path, no, "expected 'include BLOCK(S, H, ...)'")
+            node.includes.append((m.group(1), tuple(a.strip() for a in m.group(2).split(",") if a.strip())))
+            node.include_lines = getattr(node, "include_lines", []) + [no]
+            return
         if body == "other calls retain their meaning":
             if node.pattern is None or not node.pattern.opp:
                 self.fail(path, no, "'other calls retain their meaning' belongs under an opponent's call")
@@ -1563,7 +1637,7 @@ class _Loader:
                         Pattern.parse(a)
                     except ValueError as e:
                         self.fail(path, no, f"in denies: {e}")
-            return RuleSpec("denies", text, when, args, no, path)
+            return RuleSpec("denies", text, when, args, line=no, path=path)
         m = re.match(r"^(maximum|minimum|replaces)\b\s*(.*)$", text)
         if m:
             args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
@@ -1574,12 +1648,23 @@ class _Loader:
                 self.fail(path, no, "expected 'replaces FEATURE' (e.g. replaces hcp)")
             if m.group(1) != "replaces" and len(args) > 1:
                 self.fail(path, no, f"{m.group(1)} takes one feature")
-            return RuleSpec(m.group(1), text, when, args, no, path)
+            return RuleSpec(m.group(1), text, when, args, line=no, path=path)
+        wider = why = src = ""
+        m = _UNLESS.match(text)
+        if m:
+            text, rest = m.group(1).strip(), m.group(2).strip()
+            mw, ms = _MEANING.search(rest), _SOURCE.search(rest)
+            why, src = (mw.group(1) if mw else ""), (ms.group(1) if ms else "")
+            wider = _SOURCE.sub("", _MEANING.sub("", rest)).strip()
+            try:
+                parse_tree(wider)
+            except ConstraintError as e:
+                self.fail(path, no, f"after 'unless': {e}")
         try:
             parse_tree(text)
         except ConstraintError as e:
             self.fail(path, no, str(e))
-        return RuleSpec("formula", text, when, (), no, path)
+        return RuleSpec("formula", text, when, (), wider, why, src, no, path)
 
     # ------------------------------------------------------------------ after all files
     def finish(self) -> System:
@@ -1589,6 +1674,9 @@ class _Loader:
         for sch in s.schedules.values():
             for st in sch.steps:
                 self._check_static(st, set(sch.params) | {"trump"}, None, schedule=sch)
+        for blk in s.blocks.values():
+            for c in blk.body.children:
+                self._check_static(c, set(blk.params) | {"trump"}, None)
         _check_tree(s)
         return s
 
@@ -1632,8 +1720,13 @@ class _Loader:
                 if m and len(m.group(1)) == 1:
                     msg = f"unknown variable '{m.group(1)}' in the constraint"
                 self.fail(r.path, r.line, msg)
-            if f == FALSE:
+            if f == FALSE and not r.wider:
                 self.fail(r.path, r.line, "this constraint can never hold")
+            if r.wider:
+                try:
+                    parse(r.wider, self.system.definitions, env)
+                except ConstraintError as e:
+                    self.fail(r.path, r.line, f"after 'unless': {e}")
         if node.answers:
             name, args, _ = node.answers
             sch = self.system.schedules.get(name)
@@ -1647,6 +1740,16 @@ class _Loader:
                 self.fail(node.path, line, f"'{bad[0]}' is not a suit (answers take S, H, D, C or a suit variable)")
             if node.pattern is not None and node.pattern.concrete and Call.parse(node.pattern.call).rank is None:
                 self.fail(node.path, line, f"answers must follow a bid, not '{node.pattern}'")
+        for i, (name, args) in enumerate(node.includes):
+            line = getattr(node, "include_lines", [node.line] * (i + 1))[i]
+            blk = self.system.blocks.get(name)
+            if blk is None:
+                self.fail(node.path, line, f"no block named '{name}'")
+            if len(args) != len(blk.params):
+                self.fail(node.path, line, f"'{name}' takes {len(blk.params)} suits, got {len(args)}")
+            bad = [a for a in args if a not in SUIT_NAMES and a not in here]
+            if bad:
+                self.fail(node.path, line, f"'{bad[0]}' is not a suit (include takes S, H, D, C or a suit variable)")
         for c in node.children:
             self._check_static(c, here, tree, schedule)
 
@@ -1681,7 +1784,8 @@ def _check_tree(s: System) -> None:
     """Walk every tree once (with no passes first and with two, where passed hands differ): clashes,
     ``same as`` targets, schedule steps above 7N, patterns that never match."""
     used: set[int] = set()
-    for lead in (0, 2):
+    leads = (0, 2) if s.uses_passed else (0,)
+    for lead in leads:
         count = 0
         for n in s.nodes(lead):
             count += 1
@@ -1689,7 +1793,9 @@ def _check_tree(s: System) -> None:
                 used.add(id(p.rule))
             n.rules  # noqa: B018 - binds every constraint, so an error names its line now
             if count > LOAD_CHECK_LIMIT:
+                s._roots.clear()
                 return
+    s._roots.clear()  # built again on use, with the inference layer's oracle
     for sch in s.schedules.values():
         for st in sch.steps:
             used.add(id(st))
@@ -1798,6 +1904,15 @@ def format_system(system: System) -> str:
         for nums, text, _ in sch.delete:
             out.append(f"  delete steps {', '.join(map(str, nums))} if impossible: {text}")
         out.append("")
+    for blk in system.blocks.values():
+        head = f"block {blk.name}({', '.join(blk.params)})"
+        if blk.meaning:
+            head += f"  {_quote(blk.meaning)}"
+        if blk.source:
+            head += f"  [{blk.source}]"
+        out.append(head)
+        _print_body(blk.body, 2, out)
+        out.append("")
     for name, tree in system.trees.items():
         out.append(f"tree {name}")
         _print_body(tree, 2, out)
@@ -1827,6 +1942,7 @@ def _print_body(r: RuleNode, indent: int, out: list[str], skip_first_rule: bool 
     out += [f"{pad}example {pbn}" for pbn, _ in r.examples]
     if r.inherit:
         out.append(f"{pad}other calls retain their meaning")
+    out += [f"{pad}include {name}({', '.join(args)})" for name, args in r.includes]
     for c in r.children:
         out.append(f"{pad}{c.head()}")
         _print_body(c, indent + 4, out)
