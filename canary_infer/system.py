@@ -1048,7 +1048,7 @@ class System:
                     for c in calls:
                         cands.setdefault(c, []).append((rank, r, benv))
         out: dict[str, CallNode] = {}
-        for call in cands:
+        for call in sorted(cands, key=_call_order):
             chosen = self._choose(call, cands[call], node)
             if not chosen:
                 continue
