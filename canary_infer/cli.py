@@ -51,6 +51,24 @@ def _parse_known(text: str | None):
     return seat, Hand.from_pbn(pbn.strip())
 
 
+def add_play_options(p: argparse.ArgumentParser) -> None:
+    """Who plays the system, vulnerability, the files' options and extensions."""
+    p.add_argument("--we", choices=["NS", "EW"], type=str.upper,
+                   help="only this pair plays the system (default: both); the other pair's calls add nothing")
+    p.add_argument("--vul", choices=["none", "NS", "EW", "both"], type=lambda v: v if v in ("none", "both")
+                   else v.upper(), help="vulnerability (default unknown: rules that depend on it add nothing)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME",
+                   help="turn on an option the system files declare (repeatable)")
+    p.add_argument("--extensions", action="store_true",
+                   help="also use calls marked 'extension' (meanings the notes do not give)")
+
+
+def configured(system, args):
+    """The system with the options and extensions the command line asks for."""
+    system.configure(extensions=bool(getattr(args, "extensions", False)), options=set(getattr(args, "option", [])))
+    return system
+
+
 def _fmt_range(r) -> str:
     if r is None:
         return "-"
@@ -65,6 +83,8 @@ def render_text(inf) -> str:
         mark = " " if c.defined else "?"
         src = f"  [{c.source}]" if c.source and c.defined else ""
         lines.append(f" {mark} {c.seat}  {c.call:<3} {c.meaning}{src}")
+    if getattr(inf, "trump", None):
+        lines += ["", f" Agreed trumps: {inf.trump}"]
     lines += ["", " seat  HCP     S     H     D     C    patterns (most frequent first)"]
     for seat in SEATS:
         h = inf.hands[seat]
@@ -105,7 +125,13 @@ def cmd_infer(args) -> int:
     except CardError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    inferencer = Inferencer()
+    from .system import load_system
+
+    try:
+        inferencer = Inferencer(configured(load_system(), args), we=args.we, vul=args.vul)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     dealer = args.dealer.upper()
     if args.auction is None:
         # batch mode: one auction per line in, one JSON object (or report) per line out
@@ -164,7 +190,12 @@ def cmd_bid(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
-    r = Bidder(load_system()).bid(hand, auction)
+    try:
+        system = configured(load_system(), args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    r = Bidder(system, we=args.we).bid(hand, auction)
     if args.json:
         print(json.dumps({**r.as_json(), "hand": hand.pbn(), "auction": str(auction), "dealer": auction.dealer}))
         return 0
@@ -283,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
+    add_play_options(pi)
     pi.set_defaults(func=cmd_infer)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
@@ -296,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
     pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
     pb.add_argument("--json", action="store_true")
+    add_play_options(pb)
     pb.set_defaults(func=cmd_bid)
 
     pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
