@@ -35,7 +35,7 @@ and the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
-    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {},
+    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {}, "trump": None,
             "error": {"kind": kind, "message": message, "position": position}}
 
 

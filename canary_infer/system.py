@@ -1838,12 +1838,16 @@ def _check_tree(s: System) -> None:
 
 
 def builtin_dir():
-    """The built-in system files: installed as the package ``canary_infer.constraints``, or
-    ``constraints/`` beside the package when running from a source checkout."""
+    """The built-in system files: ``constraints/`` beside the package when running from a source
+    checkout (so a checkout always reads its own files, whatever copy is installed), else the
+    installed package ``canary_infer.constraints``."""
+    here = Path(__file__).resolve().parent.parent / "constraints"
+    if (here / "README.md").exists() and any(here.glob("*.canary")):
+        return here
     try:
         return resources.files("canary_infer.constraints")
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "constraints"
+        return here
 
 
 def _read(p, shown: str) -> str:
