@@ -265,6 +265,41 @@ def cmd_selfcheck(args) -> int:
     return 1 if r.violations else 0
 
 
+EXPLAIN_EPILOG = f"""\
+examples:
+  canary-infer explain "{EXAMPLE}"
+  canary-infer explain "2S P 2N P 3C" --hand S:AKQ.AKJT4.K.AKT7   an auction your hand makes impossible
+  canary-infer explain "1S" --json
+
+For each call: its meaning, what it says about the hand in plain words, the notes' line
+([A123] = line 123 of the Canary Club notes), whether a vague word was interpreted, and how
+the caller's HCP, suit lengths and patterns narrow.  Where no hand fits a seat, the calls
+that contradict each other are named."""
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain, render
+    from .infer import Inferencer
+
+    text = " ".join(args.auction)
+    dealer = args.dealer.upper()
+    try:
+        known = _parse_known(args.hand)
+        auction = Auction.parse(text, dealer=dealer)
+    except AuctionError as e:
+        if args.json:
+            print(json.dumps({**_error_json(e.kind, str(e), e.position, text.split(), dealer), "steps": []}))
+        else:
+            print(f"error ({e.kind}): {e}", file=sys.stderr)
+        return 2
+    except CardError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    ex = explain(Inferencer(), auction, known)
+    print(json.dumps(ex) if args.json else render(ex))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -279,6 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
     pi.set_defaults(func=cmd_infer)
+
+    pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
+                        description="Explain an auction call by call, from the system files.",
+                        epilog=EXPLAIN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pe.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
+    pe.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pe.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
+    pe.add_argument("--json", action="store_true", help="machine-readable output")
+    pe.set_defaults(func=cmd_explain)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
                         description="The call the system makes with this hand at this point: ok (one call fits), "
