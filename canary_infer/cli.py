@@ -504,6 +504,44 @@ def cmd_explain(args) -> int:
     return 0
 
 
+def load_system_dir(folder: str | None):
+    """The system from a folder of *.canary files (None: the built-in one).
+
+    :raises _FileProblem: for a missing folder, one without system files, or a bad file."""
+    from pathlib import Path
+
+    from .system import SystemFileError, load_system
+
+    if folder is None:
+        return load_system()
+    path = Path(folder)
+    if not path.is_dir():
+        raise _FileProblem(f"--system {folder}: no such folder")
+    files = sorted(path.glob("*.canary"))
+    if not files:
+        raise _FileProblem(f"--system {folder}: no *.canary files in it")
+    try:
+        return load_system(files)
+    except SystemFileError as e:
+        raise _FileProblem(str(e)) from None
+
+
+def cmd_export_system(args) -> int:
+    from .export import export
+
+    try:
+        system = load_system_dir(args.system)
+    except _FileProblem as e:
+        return _fail(str(e))
+    text = export(system, args.format)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -554,6 +592,18 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--handviewer", action="store_true", help="with --pbn/--lin: a BBO handviewer link per board")
     pb.add_argument("--progress", action="store_true", default=None)
     pb.set_defaults(func=cmd_bid)
+
+    px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
+                        description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
+                                    "full disclosure) or a BBOalert table; each call with its meaning, its "
+                                    "constraints in words and its source in the notes.",
+                        epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
+                               "  canary-infer export-system --format bboalert --system my-system/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
+    px.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
+    px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    px.set_defaults(func=cmd_export_system)
 
     pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
                         description="Walk every relay tree in the system files. At each relay, prove that the "
