@@ -542,6 +542,19 @@ def cmd_export_system(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    try:
+        system = load_system_dir(args.system)
+    except _FileProblem as e:
+        return _fail(str(e))
+    from .web import create_app
+
+    app = create_app(system, deals=args.deals)
+    print(f"Canary Club explorer on http://{args.host}:{args.port}/  (Ctrl-C stops it)", file=sys.stderr)
+    app.run(host=args.host, port=args.port, debug=False, use_reloader=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -604,6 +617,19 @@ def build_parser() -> argparse.ArgumentParser:
     px.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
     px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     px.set_defaults(func=cmd_export_system)
+
+    pw = sub.add_parser("serve", help="a local web page to explore the system and its inferences",
+                        description="Start a local web page: a bidding box with the legal calls, the system's "
+                                    "next calls with their meanings, each seat's picture (ranges, patterns with "
+                                    "probability bars, an HCP histogram), your own hand, example deals with BBO "
+                                    "handviewer links. The position is in the page's address, to share it.",
+                        epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pw.add_argument("--port", type=int, default=8000, help="default 8000")
+    pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    pw.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
+    pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
+    pw.set_defaults(func=cmd_serve)
 
     pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
                         description="Walk every relay tree in the system files. At each relay, prove that the "
