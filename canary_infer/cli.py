@@ -28,6 +28,12 @@ examples:
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
+files and formats (see the README):
+  --pbn boards.pbn [--json] [-o annotated.pbn]   every board of a PBN file, each actual hand checked;
+                                                 -o writes it back with each call's meaning as a note
+  --lin boards.lin                               the same for BBO's LIN files
+  "2S P 2N" --to pbn|lin|handviewer              the auction with its meanings, or a BBO handviewer link
+
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
 commas or dashes.  Patterns are written spades-hearts-diamonds-clubs.  Exit status: 0, or 2
 for an unreadable or illegal auction or hand (in batch mode bad lines get an error object
@@ -101,7 +107,11 @@ def cmd_infer(args) -> int:
     from .infer import Inferencer
 
     if args.pbn or args.lin:
+        if args.auction is not None or (args.pbn and args.lin):
+            return _fail("give an AUCTION, --pbn FILE or --lin FILE: one of them")
         return cmd_infer_file(args)
+    if args.output:
+        return _fail("-o writes the boards of --pbn FILE or --lin FILE")
     if args.to and args.auction is None:
         print("error: --to writes the AUCTION given on the command line", file=sys.stderr)
         return 2
