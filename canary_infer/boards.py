@@ -5,8 +5,8 @@ or bid each deal with the system and write the auctions back with their meanings
     >>> from canary_infer.infer import Inferencer
     >>> (b,) = read_pbn('[Board "1"]\\n[Dealer "N"]\\n[Deal "N:AKQ83.J2.K4.QT92 - - -"]\\n[Auction "N"]\\n1S AP')
     >>> report = infer_board(Inferencer(), from_pbn(b))
-    >>> report["board"], report["auction"], report["checks"]["N"]["fits"]
-    ('1', ['1S', 'P', 'P', 'P'], True)
+    >>> report["board"], report["auction"], report["checks"]["N"]["hcp"], sorted(report["checks"])
+    ('1', ['1S', 'P', 'P', 'P'], 15, ['N'])
 """
 
 from __future__ import annotations

@@ -432,7 +432,8 @@ def _finding_lines(kind: str, items) -> list[str]:
     for f in items:
         extra = f" (settled by {f.settled_by})" if getattr(f, "settled_by", None) else ""
         where = f.auction or "(opening)"
-        calls = " / ".join(f.calls) if kind == "overlap" else "none of " + " ".join(f.calls)
+        calls = (" / ".join(f.calls) if kind == "overlap" else "taken by " + " ".join(f.calls)
+                 if kind == "settled gap" else "none of " + " ".join(f.calls))
         out.append(f"  {kind} at {where}: {calls}{extra}\n      e.g. {f.hand}; patterns {' '.join(f.patterns[:6])}"
                    f"{' ...' if len(f.patterns) > 6 else ''}; {f.hands:,} hands {f.note}")
     return out
@@ -447,7 +448,8 @@ def cmd_check_system(args) -> int:
     prog.done()
     if args.json:
         print(json.dumps({"nodes": r["nodes"], "gaps": [g.as_json() for g in r["gaps"]],
-                          "overlaps": [o.as_json() for o in r["overlaps"]]}))
+                          "overlaps": [o.as_json() for o in r["overlaps"]],
+                          "settled": [g.as_json() for g in r.get("settled", [])]}))
         return 0
     real = [o for o in r["overlaps"] if not o.unconstrained]
     loose = [o for o in r["overlaps"] if o.unconstrained]
@@ -455,6 +457,9 @@ def cmd_check_system(args) -> int:
           f"state something, {len(loose)} more with a call that states nothing about the hand")
     print("\n".join(_finding_lines("gap", r["gaps"])))
     print("\n".join(_finding_lines("overlap", real)))
+    if r.get("settled"):
+        print(f"{len(r['settled'])} gaps of the notes' words that the files settle with an 'unless' clause:")
+        print("\n".join(_finding_lines("settled gap", r["settled"])))
     if loose and args.all:
         print("\n".join(_finding_lines("overlap", loose)))
     elif loose:

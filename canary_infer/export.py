@@ -18,8 +18,8 @@ the calls and lays out the lines.
 
     >>> from canary_infer.system import load_system
     >>> text = export(load_system(), "bboalert")
-    >>> [line for line in text.splitlines() if line.startswith("2S--,2N,")]
-    ['2S--,2N,relay#relay [A1141; A1155]']
+    >>> [line.split("[")[0] for line in text.splitlines() if line.startswith("2S--,2N,")]
+    ['2S--,2N,relay#relay ']
 """
 
 from __future__ import annotations
