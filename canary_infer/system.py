@@ -60,6 +60,7 @@ file        := { line }
 line        := indent ( define | block | schedule | option | tree | step | delete | call | attribute ) [ comment ]
 define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
 block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
+apply       := "apply" NAME "(" "trump" ")" "where" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
 schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
 step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
 delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
@@ -795,6 +796,7 @@ class System:
         self.definition_info: dict[str, DefinitionInfo] = {}
         self.schedules: dict[str, Schedule] = {}
         self.blocks: dict[str, Block] = {}
+        self.applies: list[tuple[str, str | None, int, str]] = []  # block, tree (None: both), line, path
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
@@ -814,7 +816,8 @@ class System:
                      [(n, t) for n, t, _ in v.delete]) for k, v in
                  self.schedules.items()},
                 dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
-                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()})
+                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()},
+                [(b, t) for b, t, _, _ in self.applies])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -987,6 +990,11 @@ class System:
                 benv = dict(p.env)
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
+        if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump:
+            for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
+                if tree is None or tree == node.tree:
+                    blk = self.blocks[name]
+                    out.append((9, blk.body.children, {blk.params[0]: node.trump}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1309,6 +1317,13 @@ class _Loader:
             return "schedule", self._schedule(body, path, no)
         if body.startswith("block "):
             return "tree", [self._block(body, path, no)]
+        if body.startswith("apply "):
+            m = re.match(r"^apply\s+(\w+)\s*\(\s*trump\s*\)\s+where\s+trump\s+agreed(?:\s+in\s+(opening|defence))?\s*$",
+                         body)
+            if not m:
+                self.fail(path, no, "expected 'apply BLOCK(trump) where trump agreed [in opening|defence]'")
+            self.system.applies.append((m.group(1), m.group(2), no, path))
+            return "option", None
         if body.startswith("tree "):
             return "tree", [self._tree(body, path, no)]
         if body.startswith("option "):
@@ -1702,6 +1717,12 @@ class _Loader:
         for blk in s.blocks.values():
             for c in blk.body.children:
                 self._check_static(c, set(blk.params) | {"trump"}, None)
+        for name, _tree, line, path in s.applies:
+            blk = s.blocks.get(name)
+            if blk is None:
+                self.fail(path, line, f"no block named '{name}'")
+            if len(blk.params) != 1:
+                self.fail(path, line, f"'{name}' must take one suit, the trump suit")
         _check_tree(s)
         return s
 
@@ -1941,6 +1962,10 @@ def format_system(system: System) -> str:
             head += f"  [{blk.source}]"
         out.append(head)
         _print_body(blk.body, 2, out)
+        out.append("")
+    for name, tree, _, _ in system.applies:
+        out.append(f"apply {name}(trump) where trump agreed" + (f" in {tree}" if tree else ""))
+    if system.applies:
         out.append("")
     for name, tree in system.trees.items():
         out.append(f"tree {name}")
