@@ -39,6 +39,31 @@ def _error_json(kind: str, message: str, position=None, auction=None, dealer="N"
             "error": {"kind": kind, "message": message, "position": position}}
 
 
+SYSTEM_HELP = ("the folder of .canary files to read (default: $CANARY_SYSTEM, else the built-in system; "
+               "'builtin' names the built-in one)")
+
+
+def _add_system_option(p) -> None:
+    p.add_argument("--system", metavar="DIR", default=None, help=SYSTEM_HELP)
+
+
+def _load_system(args, empty: dict | None = None):
+    """The system the command reads (``--system``, ``$CANARY_SYSTEM`` or the built-in files), or
+    None after reporting why it cannot be read: on stderr, or as a JSON error object with
+    ``--json`` (``empty`` gives the command's other keys)."""
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, error_json, load
+
+    try:
+        return load(choose(getattr(args, "system", None)))
+    except (SystemDirError, SystemFileError) as e:
+        if getattr(args, "json", False):
+            print(json.dumps({**(empty or {}), "error": error_json(e)}))
+        else:
+            print(f"error: cannot read the system: {e}", file=sys.stderr)
+        return None
+
+
 def _parse_known(text: str | None):
     if not text:
         return None
@@ -105,8 +130,12 @@ def cmd_infer(args) -> int:
     except CardError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    inferencer = Inferencer()
     dealer = args.dealer.upper()
+    system = _load_system(args, {"auction": " ".join(args.auction).split() if args.auction else None,
+                                 "dealer": dealer, "calls": [], "hands": {}})
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
     if args.auction is None:
         # batch mode: one auction per line in, one JSON object (or report) per line out
         for line in sys.stdin:
@@ -151,7 +180,6 @@ class Progress:
 
 def cmd_bid(args) -> int:
     from .bidding import Bidder
-    from .system import load_system
 
     try:
         hand = Hand.from_pbn(args.hand)
@@ -164,7 +192,10 @@ def cmd_bid(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
-    r = Bidder(load_system()).bid(hand, auction)
+    system = _load_system(args, {"status": "error", "calls": []})
+    if system is None:
+        return 2
+    r = Bidder(system).bid(hand, auction)
     if args.json:
         print(json.dumps({**r.as_json(), "hand": hand.pbn(), "auction": str(auction), "dealer": auction.dealer}))
         return 0
@@ -183,10 +214,14 @@ def cmd_bid(args) -> int:
 
 
 def cmd_verify_relays(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
+    system = _load_system(args, {"trees": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     try:
         starts = [" ".join(Auction.parse(s).calls and [str(c) for c in Auction.parse(s).calls]) for s in args.start]
     except AuctionError as e:
@@ -225,10 +260,14 @@ def _finding_lines(kind: str, items) -> list[str]:
 
 
 def cmd_check_system(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
+    system = _load_system(args, {"nodes": 0, "gaps": [], "overlaps": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     r = v.check_system()
     prog.done()
     if args.json:
@@ -249,10 +288,14 @@ def cmd_check_system(args) -> int:
 
 
 def cmd_selfcheck(args) -> int:
+    from .infer import Inferencer
     from .selfcheck import run
 
+    system = _load_system(args, {"deals": 0})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    r = run(args.deals, args.seed, progress=prog.step)
+    r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step)
     if args.json:
         print(json.dumps(r.as_json()))
     else:
@@ -278,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
+    _add_system_option(pi)
     pi.set_defaults(func=cmd_infer)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
@@ -291,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
     pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
     pb.add_argument("--json", action="store_true")
+    _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
 
     pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
@@ -304,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("start", nargs="*", help='where a tree starts, e.g. "2S P 2N" (default: every tree)')
     pv.add_argument("--json", action="store_true")
     pv.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pv)
     pv.set_defaults(func=cmd_verify_relays)
 
     pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
@@ -315,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     pc.add_argument("--json", action="store_true")
     pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
     pc.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pc)
     pc.set_defaults(func=cmd_check_system)
 
     ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
@@ -328,6 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     ps.add_argument("--seed", type=int, default=1)
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(ps)
     ps.set_defaults(func=cmd_selfcheck)
     return p
 
