@@ -308,6 +308,41 @@ def cmd_selfcheck(args) -> int:
     return 1 if r.violations else 0
 
 
+def cmd_diff_system(args) -> int:
+    from .diffsys import diff_systems, render_text
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, SystemSource, choose, error_json, load
+
+    def fail(message: str, e: Exception | None = None) -> int:
+        if args.json:
+            err = error_json(e) if e is not None else {"kind": "usage", "message": message, "path": None, "line": None}
+            print(json.dumps({"error": err}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    if len(args.folders) > 2:
+        return fail("diff-system takes two system folders, OLD and NEW (or one, NEW, against the system in use)")
+    if len(args.folders) == 2 and args.system is not None:
+        return fail("give OLD and NEW, or --system OLD and NEW, not both")
+    if len(args.folders) == 2:
+        sources = [choose(f, environ={}, origin="argument") for f in args.folders]
+    else:
+        sources = [choose(args.system), choose(args.folders[0], environ={}, origin="argument")]
+    systems = []
+    for src in sources:
+        try:
+            systems.append(load(src) if src.directory is not None else load(SystemSource(None)))
+        except (SystemDirError, SystemFileError) as e:
+            return fail(f"cannot read the system: {e}", e)
+    prog = Progress(args.progress)
+    d = diff_systems(systems[0], systems[1], sources[0].describe(), sources[1].describe(), progress=prog.say,
+                     example_seconds=args.seconds)
+    prog.done()
+    print(json.dumps(d.as_json()) if args.json else render_text(d))
+    return 0 if d.same else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -377,6 +412,32 @@ def build_parser() -> argparse.ArgumentParser:
     ps.add_argument("--progress", action="store_true", default=None)
     _add_system_option(ps)
     ps.set_defaults(func=cmd_selfcheck)
+
+    pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
+                        description="Compare two system folders call by call: the calls added or removed, and "
+                                    "for every call whose constraint changed, in each chair where it did, what "
+                                    "changed for the hands that make it at that point (its constraint and the "
+                                    "caller's earlier calls): the HCP and suit-length ranges before and after, "
+                                    "the patterns gained and lost, the exact number of hands gained and lost, "
+                                    "and a typical hand of each. A constraint written differently that the same "
+                                    "hands satisfy is reported as rewritten. Exit status: 0 if every call is "
+                                    "made with the same hands, 1 if not, 2 on an error (as diff).",
+                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.systemdir as s; "
+                               "print(s.builtin_folder())')\" mine\n"
+                               "  canary-infer diff-system builtin mine       what my edits change\n"
+                               "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
+                               "or the built-in system\n"
+                               "  canary-infer diff-system old new --json",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pd.add_argument("folders", nargs="+", metavar="OLD NEW",
+                    help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
+                         "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
+    pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
+    pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
+                    help="time limit for finding each example hand (default 5)")
+    pd.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pd)
+    pd.set_defaults(func=cmd_diff_system)
     return p
 
 

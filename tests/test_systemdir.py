@@ -12,8 +12,7 @@ import pytest
 
 import canary_infer
 from canary_infer.cli import main
-from canary_infer.system import builtin_dir
-from canary_infer.systemdir import ENV, SystemDirError, choose, load, system_files
+from canary_infer.systemdir import ENV, SystemDirError, builtin_folder, choose, load, system_files
 
 # A tiny system: 1S with a relay whose answers leave a gap, 1N, and Pass.
 TINY = """\
@@ -216,7 +215,7 @@ def test_the_command_line_reads_an_edited_copy_of_the_builtin_system(tmp_path):
     d = tmp_path / "mine"
     d.mkdir()
     edited = 0
-    for f in builtin_dir().iterdir():
+    for f in builtin_folder().iterdir():
         if f.name.endswith(".canary"):
             text = f.read_text(encoding="utf-8")
             edited += text.count("= hcp in 23..24 and balanced")
