@@ -185,6 +185,10 @@ class _Reading:
     shown: Node
 
 
+def _calls(node: CallNode) -> list[str]:
+    return [n.call for n in path_of(node)]
+
+
 def _name(tree: str, node: CallNode) -> tuple[str, list[str]]:
     calls = [n.call for n in path_of(node)]
     if tree == "opening":
@@ -204,7 +208,7 @@ def _readings(inf: Inferencer, tree: str, node: CallNode) -> list[_Reading]:
                 break
             readings = inf.read(a)
             last = readings[-1]
-            if last.node is not None and last.node is not node:
+            if last.node is not None and _calls(last.node) != _calls(node):
                 break  # the inferencer reads that auction to another call: fall back
             seat = a.seat_of(len(a.calls) - 1)
             chair = ("NESW".index(seat) - "NESW".index(a.dealer)) % 4 + 1

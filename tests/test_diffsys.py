@@ -261,6 +261,27 @@ def test_a_change_in_some_chairs_only(tmp_path):
     assert "in chairs 1-2:" in text and "hcp >= 12" in text and "hcp >= 11" in text
 
 
+def test_a_passed_hand_is_compared_on_its_own_hands(tmp_path):
+    """A response changes for every responder, but a passed hand (the opening in 3rd or 4th
+    chair) also denied the opening: the counts are those of the hands that make the call there."""
+    text = ('tree opening\n  P  "no opening"  [T0]\n      = denies siblings\n'
+            '  1S  "spades"  [T1]\n      = S >= 5 and hcp >= 12\n    2C  "clubs"  [T2]\n      = C >= {n}\n')
+    for name, n in (("old", 5), ("new", 6)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "s.canary").write_text(text.replace("{n}", str(n)), encoding="utf-8")
+    d = diff_systems(load(tmp_path / "old"), load(tmp_path / "new"))
+    ch, = d.of_kind("changed")
+    assert ch.auction == "1S P 2C"
+    groups = {tuple(x.chairs): x for x in ch.differences}
+    assert set(groups) == {(1, 2), (3, 4)}
+    five_clubs = math.comb(13, 5) * math.comb(39, 8)
+    assert groups[3, 4].auction == "1S P 2C" and groups[3, 4].lost == five_clubs and groups[3, 4].gained == 0
+    opening = sum(region(lambda p: p[3] == 5 and p[0] >= 5, lambda h: h >= 12).values())
+    assert groups[1, 2].auction == "P P 1S P 2C" and groups[1, 2].lost == five_clubs - opening
+    hand = Hand.from_pbn(groups[1, 2].example_lost)
+    assert hand.length("C") == 5 and not (hand.length("S") >= 5 and hand.hcp >= 12)
+
+
 # --------------------------------------------------------------------------- the command line
 @pytest.fixture
 def cli(monkeypatch, capsys):
