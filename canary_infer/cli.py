@@ -308,6 +308,17 @@ def cmd_selfcheck(args) -> int:
     return 1 if r.violations else 0
 
 
+DIFF_DESCRIPTION = """\
+Compare two system folders call by call: the calls added or removed, and for every call
+whose constraint changed, in each chair where it did, what changed for the hands that make
+it at that point (its constraint and the caller's earlier calls, as 'infer' reads them):
+the HCP and suit-length ranges before and after, the patterns gained and lost, the exact
+number of hands gained and lost, and a typical hand of each.  A constraint written
+differently that the same hands satisfy is reported as rewritten, a change of words only
+as reworded.  Exit status as diff: 0 if every call is made with the same hands, 1 if not,
+2 on an error."""
+
+
 def cmd_diff_system(args) -> int:
     from .diffsys import diff_systems, render_text
     from .system import SystemFileError
@@ -414,14 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
     ps.set_defaults(func=cmd_selfcheck)
 
     pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
-                        description="Compare two system folders call by call: the calls added or removed, and "
-                                    "for every call whose constraint changed, in each chair where it did, what "
-                                    "changed for the hands that make it at that point (its constraint and the "
-                                    "caller's earlier calls): the HCP and suit-length ranges before and after, "
-                                    "the patterns gained and lost, the exact number of hands gained and lost, "
-                                    "and a typical hand of each. A constraint written differently that the same "
-                                    "hands satisfy is reported as rewritten. Exit status: 0 if every call is "
-                                    "made with the same hands, 1 if not, 2 on an error (as diff).",
+                        usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
+                              "[OLD] NEW",
+                        description=DIFF_DESCRIPTION,
                         epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.systemdir as s; "
                                "print(s.builtin_folder())')\" mine\n"
                                "  canary-infer diff-system builtin mine       what my edits change\n"
@@ -429,13 +435,13 @@ def build_parser() -> argparse.ArgumentParser:
                                "or the built-in system\n"
                                "  canary-infer diff-system old new --json",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    pd.add_argument("folders", nargs="+", metavar="OLD NEW",
+    pd.add_argument("folders", nargs="+", metavar="[OLD] NEW",
                     help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
                          "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
     pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
     pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
                     help="time limit for finding each example hand (default 5)")
-    pd.add_argument("--progress", action="store_true", default=None)
+    pd.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
     _add_system_option(pd)
     pd.set_defaults(func=cmd_diff_system)
     return p
