@@ -118,12 +118,12 @@ def builtin_folder():
     """The built-in system files: ``constraints/`` beside the package in a source checkout (so
     that a checkout reads its own files even where another copy of the package is installed,
     say in editable mode from another checkout), else the installed package's files."""
-    from . import system as system_module
+    from importlib import resources
 
     here = Path(__file__).resolve().parent.parent / "constraints"
     if here.is_dir() and any(p.name.endswith(".canary") for p in here.iterdir()):
         return here
-    return system_module.builtin_dir()
+    return resources.files("canary_infer.constraints")
 
 
 @lru_cache(maxsize=1)
