@@ -237,3 +237,11 @@ def _env():
     root = str(Path(canary_infer.__file__).resolve().parent.parent)  # this checkout's code, not another copy
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
+
+
+def test_a_source_checkout_reads_its_own_builtin_files():
+    """Even where another copy of the package is installed (say, editable, from another checkout)."""
+    here = Path(canary_infer.__file__).resolve().parent.parent / "constraints"
+    assert Path(str(builtin_folder())).resolve() == here.resolve()
+    ours = sorted(str(p) for p in here.iterdir() if p.name.endswith(".canary"))
+    assert ours and sorted(str(Path(f).resolve()) for f in load(None).files) == [str(Path(f).resolve()) for f in ours]
