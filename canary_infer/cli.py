@@ -76,6 +76,24 @@ def _parse_known(text: str | None):
     return seat, Hand.from_pbn(pbn.strip())
 
 
+def add_play_options(p: argparse.ArgumentParser) -> None:
+    """Who plays the system, vulnerability, the files' options and extensions."""
+    p.add_argument("--we", choices=["NS", "EW"], type=str.upper,
+                   help="only this pair plays the system (default: both); the other pair's calls add nothing")
+    p.add_argument("--vul", choices=["none", "NS", "EW", "both"], type=lambda v: v if v in ("none", "both")
+                   else v.upper(), help="vulnerability (default unknown: rules that depend on it add nothing)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME",
+                   help="turn on an option the system files declare (repeatable)")
+    p.add_argument("--extensions", action="store_true",
+                   help="also use calls marked 'extension' (meanings the notes do not give)")
+
+
+def configured(system, args):
+    """The system with the options and extensions the command line asks for."""
+    system.configure(extensions=bool(getattr(args, "extensions", False)), options=set(getattr(args, "option", [])))
+    return system
+
+
 def _fmt_range(r) -> str:
     if r is None:
         return "-"
@@ -90,6 +108,8 @@ def render_text(inf) -> str:
         mark = " " if c.defined else "?"
         src = f"  [{c.source}]" if c.source and c.defined else ""
         lines.append(f" {mark} {c.seat}  {c.call:<3} {c.meaning}{src}")
+    if getattr(inf, "trump", None):
+        lines += ["", f" Agreed trumps: {inf.trump}"]
     lines += ["", " seat  HCP     S     H     D     C    patterns (most frequent first)"]
     for seat in SEATS:
         h = inf.hands[seat]
@@ -135,7 +155,11 @@ def cmd_infer(args) -> int:
                                  "dealer": dealer, "calls": [], "hands": {}})
     if system is None:
         return 2
-    inferencer = Inferencer(system)
+    try:
+        inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if args.auction is None:
         # batch mode: one auction per line in, one JSON object (or report) per line out
         for line in sys.stdin:
@@ -195,7 +219,12 @@ def cmd_bid(args) -> int:
     system = _load_system(args, {"status": "error", "calls": []})
     if system is None:
         return 2
-    r = Bidder(system).bid(hand, auction)
+    try:
+        system = configured(system, args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    r = Bidder(system, we=args.we).bid(hand, auction)
     if args.json:
         print(json.dumps({**r.as_json(), "hand": hand.pbn(), "auction": str(auction), "dealer": auction.dealer}))
         return 0
@@ -253,7 +282,8 @@ def _finding_lines(kind: str, items) -> list[str]:
     for f in items:
         extra = f" (settled by {f.settled_by})" if getattr(f, "settled_by", None) else ""
         where = f.auction or "(opening)"
-        calls = " / ".join(f.calls) if kind == "overlap" else "none of " + " ".join(f.calls)
+        calls = (" / ".join(f.calls) if kind == "overlap" else "taken by " + " ".join(f.calls)
+                 if kind == "settled gap" else "none of " + " ".join(f.calls))
         out.append(f"  {kind} at {where}: {calls}{extra}\n      e.g. {f.hand}; patterns {' '.join(f.patterns[:6])}"
                    f"{' ...' if len(f.patterns) > 6 else ''}; {f.hands:,} hands {f.note}")
     return out
@@ -272,7 +302,8 @@ def cmd_check_system(args) -> int:
     prog.done()
     if args.json:
         print(json.dumps({"nodes": r["nodes"], "gaps": [g.as_json() for g in r["gaps"]],
-                          "overlaps": [o.as_json() for o in r["overlaps"]]}))
+                          "overlaps": [o.as_json() for o in r["overlaps"]],
+                          "settled": [g.as_json() for g in r.get("settled", [])]}))
         return 0
     real = [o for o in r["overlaps"] if not o.unconstrained]
     loose = [o for o in r["overlaps"] if o.unconstrained]
@@ -280,6 +311,9 @@ def cmd_check_system(args) -> int:
           f"state something, {len(loose)} more with a call that states nothing about the hand")
     print("\n".join(_finding_lines("gap", r["gaps"])))
     print("\n".join(_finding_lines("overlap", real)))
+    if r.get("settled"):
+        print(f"{len(r['settled'])} gaps of the notes' words that the files settle with an 'unless' clause:")
+        print("\n".join(_finding_lines("settled gap", r["settled"])))
     if loose and args.all:
         print("\n".join(_finding_lines("overlap", loose)))
     elif loose:
@@ -367,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
+    add_play_options(pi)
     _add_system_option(pi)
     pi.set_defaults(func=cmd_infer)
 
@@ -381,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
     pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
     pb.add_argument("--json", action="store_true")
+    add_play_options(pb)
     _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
 

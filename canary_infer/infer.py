@@ -89,6 +89,7 @@ class Inference:
     auction: Auction
     calls: list[CallReading]
     hands: dict[str, SeatInference] = field(default_factory=dict)
+    trump: str | None = None  # the suit agreed at the end of the auction
 
     def as_json(self) -> dict:
         return {
@@ -96,6 +97,7 @@ class Inference:
             "dealer": self.auction.dealer,
             "calls": [c.as_json() for c in self.calls],
             "hands": {s: self.hands[s].as_json() for s in SEATS},
+            "trump": self.trump,
             "error": None,
         }
 
@@ -252,7 +254,7 @@ class Inferencer:
 
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
         calls = self.read(auction)
-        inf = Inference(auction, calls)
+        inf = Inference(auction, calls, trump=self.trump(calls))
         avail = Available.excluding(known[1]) if known else Available()
         for seat in SEATS:
             formulas = self.seat_formulas(calls, seat)

@@ -74,7 +74,7 @@ SET         := SETITEM { ( "," | "-" ) SETITEM }    (D, H, S   majors - M   new)
 SETITEM     := "S" | "H" | "D" | "C" | VAR | "suits" | "majors" | "minors" | "new" | "unbid"
                | "ours" | "theirs"
 GUARD       := TEST { "and" TEST }
-TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] "passed"
+TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] "passed" | [ "not" ] "below game"
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
 FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing"
                | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
@@ -266,6 +266,8 @@ class Test:
             return f"chair {self.lo}" if self.lo == self.hi else f"chair {self.lo}..{self.hi}"
         if self.kind == "trump":
             return f"{n}trump agreed"
+        if self.kind == "below-game":
+            return f"{n}below game"
         return f"{n}{self.kind}"
 
 
@@ -285,6 +287,8 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
             t = Test("relays", neg=m.group(1) == "off")
         elif m := re.fullmatch(r"option\s+(\w+)", body):
             t = Test("option", m.group(1), neg=neg)
+        elif body == "below game":
+            t = Test("below-game", neg=neg)
         elif body in ("trump", "trump agreed"):
             t = Test("trump", neg=neg)
         elif m := re.fullmatch(r"([A-Za-z])\s*(==|!=)\s*([SHDC])", body):
@@ -299,7 +303,7 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
     return tuple(tests)
 
 
-GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "passed", "relays", "option", "trump")
+GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "passed", "relays", "option", "trump", "below-game")
 RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option")
 
 
@@ -925,6 +929,8 @@ class System:
                 ok = (t.arg in self.options_on) != t.neg
             elif t.kind == "trump":
                 ok = (node.trump is not None) != t.neg
+            elif t.kind == "below-game":
+                continue  # a test of the call itself: see _call_guard
             else:
                 raise AssertionError(t.kind)
             if not ok:
@@ -1046,9 +1052,10 @@ class System:
                     else:
                         calls = self.resolve(r.pattern, benv, node)
                     for c in calls:
-                        cands.setdefault(c, []).append((rank, r, benv))
+                        if _call_guard(r.guard, c):
+                            cands.setdefault(c, []).append((rank, r, benv))
         out: dict[str, CallNode] = {}
-        for call in cands:
+        for call in sorted(cands, key=_call_order):
             chosen = self._choose(call, cands[call], node)
             if not chosen:
                 continue
@@ -1118,6 +1125,17 @@ class System:
             e = dict(env)
             e.update(combo)
             yield e
+
+
+def _call_guard(tests, call: str) -> bool:
+    """Tests of the call a pattern resolved to: 'below game' (below 3N, 4H/4S, 5C/5D)."""
+    for t in tests:
+        if t.kind == "below-game":
+            c = Call.parse(call.strip("()"))
+            below = c.rank is not None and c.level < {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}[c.strain]
+            if below == t.neg:
+                return False
+    return True
 
 
 def _says_something(r: RuleNode) -> bool:

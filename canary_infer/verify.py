@@ -261,7 +261,9 @@ class Verifier:
             g, o, _, _ = self.check_point(n, cover=cover)
             gaps += g
             overlaps += o
-        return {"nodes": nodes, "gaps": gaps, "overlaps": overlaps}
+        settled = [g for g in gaps if g.settled_by]
+        return {"nodes": nodes, "gaps": [g for g in gaps if not g.settled_by], "overlaps": overlaps,
+                "settled": settled}
 
 
 def _same(a: str, b: str) -> bool:
