@@ -38,6 +38,7 @@ from .expr import (
     SUIT_NAMES,
     SUIT_SETS,
     TRUE,
+    And,
     Builder,
     ConstraintError,
     Definition,
@@ -713,8 +714,9 @@ class CallNode:
         for r in self.rules:
             if not r.applies(ctx, None if "chair" in ctx else self):
                 continue
-            if r.kind == "formula":
-                parts.append(r.formula if settled else r.strict)
+            if r.kind == "formula":  # line by line, and a line's 'and' item by item ('replaces' drops items)
+                f = r.formula if settled else r.strict
+                parts.extend(f.items if isinstance(f, And) else [f])
             elif r.kind == "denies":
                 denied = []
                 for a in r.args:
@@ -998,19 +1000,20 @@ class System:
 
     def _same_as_target(self, p: _Part, node: CallNode, seen) -> CallNode:
         if id(p.rule) in seen:
-            raise SystemFileError(p.rule.path, p.rule.line, "'same as' goes round in a circle")
+            raise SystemFileError(p.rule.path, getattr(p.rule, "same_as_line", p.rule.line),
+                                  "'same as' goes round in a circle")
         target = self.root(node.tree, node.lead)
         for pat in p.rule.same_as:
             call = self.resolve_one(pat, p.env, target)
             if call is None or call not in target.children:
-                raise SystemFileError(p.rule.path, p.rule.line,
+                raise SystemFileError(p.rule.path, getattr(p.rule, "same_as_line", p.rule.line),
                                       f"'same as {' '.join(map(str, p.rule.same_as))}': no call {pat} after "
                                       f"{' '.join(target.auction()) or 'the start'}")
             target = target.children[call]
         n = node
         while n is not None:
             if n is target:
-                raise SystemFileError(p.rule.path, p.rule.line,
+                raise SystemFileError(p.rule.path, getattr(p.rule, "same_as_line", p.rule.line),
                                       "'same as' cannot refer to the call itself or to a call above it")
             n = n.parent
         return target
@@ -1468,11 +1471,14 @@ class _Loader:
     def _call(self, parent: RuleNode, body, path, no) -> RuleNode:
         m = _PATTERN_TOKEN.match(body)
         tok = m.group(1)
+        rest = body[len(tok):]
+        inner = re.fullmatch(r"\(\s*(\S+)\s+((?:for|if)\s.*)\)", tok)
+        if inner:  # (*e for e in suits): the clauses may stand inside the parentheses too
+            tok, rest = f"({inner.group(1)})", " " + inner.group(2) + rest
         try:
             pat = Pattern.parse(tok)
         except (ValueError, AuctionError) as e:
             self.fail(path, no, f"'{tok}' is not a call: {e}")
-        rest = body[len(tok):]
         node = RuleNode(pat, line=no, path=path)
         # for / if clauses come before the meaning; flags after it
         q = min([i for i in (rest.find('"'), rest.find("[")) if i >= 0], default=len(rest))
@@ -1598,6 +1604,7 @@ class _Loader:
             if node.same_as is not None:
                 self.fail(path, no, "a call has one 'same as'")
             node.same_as = tuple(pats)
+            node.same_as_line = no
             return
         if body.startswith("answers"):
             m = _ANSWERS.match(body)
