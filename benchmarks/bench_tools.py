@@ -30,7 +30,8 @@ from canary_infer.cards import Hand  # noqa: E402
 from canary_infer.cpsat import HandModel  # noqa: E402
 from canary_infer.diffsys import diff_systems  # noqa: E402
 from canary_infer.infer import Inferencer  # noqa: E402
-from canary_infer.systemdir import builtin_folder, load  # noqa: E402
+from canary_infer.system import builtin_dir  # noqa: E402
+from canary_infer.systemdir import load  # noqa: E402
 from canary_infer.verify import Verifier  # noqa: E402
 from canary_infer.witness import most_frequent_pattern, typical_hand  # noqa: E402
 
@@ -74,7 +75,7 @@ def diff(system) -> dict:
         old.mkdir()
         new.mkdir()
         edited = 0
-        for f in builtin_folder().iterdir():
+        for f in builtin_dir().iterdir():
             if f.name.endswith(".canary"):
                 text = f.read_text(encoding="utf-8")
                 (old / f.name).write_text(text, encoding="utf-8")

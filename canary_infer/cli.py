@@ -28,6 +28,12 @@ examples:
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
+files and formats (see the README):
+  --pbn boards.pbn [--json] [-o annotated.pbn]   every board of a PBN file, each actual hand checked;
+                                                 -o writes it back with each call's meaning as a note
+  --lin boards.lin                               the same for BBO's LIN files
+  "2S P 2N" --to pbn|lin|handviewer              the auction with its meanings, or a BBO handviewer link
+
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
 commas or dashes.  Patterns are written spades-hearts-diamonds-clubs.  Exit status: 0, or 2
 for an unreadable or illegal auction or hand (in batch mode bad lines get an error object
@@ -35,7 +41,7 @@ and the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
-    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {},
+    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {}, "trump": None,
             "error": {"kind": kind, "message": message, "position": position}}
 
 
@@ -145,6 +151,17 @@ def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool):
 def cmd_infer(args) -> int:
     from .infer import Inferencer
 
+    if args.pbn or args.lin:
+        if args.auction is not None or (args.pbn and args.lin):
+            return _fail("give an AUCTION, --pbn FILE or --lin FILE: one of them")
+        return cmd_infer_file(args)
+    if args.output:
+        return _fail("-o writes the boards of --pbn FILE or --lin FILE")
+    if args.to and args.auction is None:
+        print("error: --to writes the AUCTION given on the command line", file=sys.stderr)
+        return 2
+    if args.to:
+        return cmd_infer_to(args)
     try:
         known = _parse_known(args.hand)
     except CardError as e:
@@ -202,9 +219,215 @@ class Progress:
             print(file=sys.stderr)
 
 
+class _FileProblem(Exception):
+    """A file given on the command line that cannot be read (reported, exit status 2)."""
+
+
+def _read_boards(args):
+    """The boards of --pbn FILE or --lin FILE (with a per-board error for a game that cannot be read)."""
+    from .boards import from_lin, from_pbn
+    from .lin import LinError, read_lin
+    from .pbn import read_pbn
+
+    path = args.pbn or args.lin
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        raise _FileProblem(f"cannot read {path}: {e.strerror}") from None
+    if args.pbn:
+        return [from_pbn(b) for b in read_pbn(text, strict=False)]
+    try:
+        return [from_lin(b) for b in read_lin(text)]
+    except LinError as e:
+        raise _FileProblem(f"{path}: {e}") from None
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _write_boards(path: str, boards, auctions, fmt: str | None = None) -> None:
+    """Write boards back: PBN (each game as it was, its auction replaced) or LIN (one board a line)."""
+    from .lin import write_lin
+    from .pbn import auction_section, read_pbn, replace_auction
+
+    fmt = fmt or ("lin" if path.endswith(".lin") else "pbn")
+    out = []
+    for b, (auction, notes, stopped) in zip(boards, auctions, strict=True):
+        if fmt == "lin":
+            if auction is not None:
+                out.append(write_lin(b.deal, auction, notes, b.number, b.vulnerable))
+            continue
+        src = b.source
+        if auction is None:
+            out.append(src.text.rstrip("\n"))
+            continue
+        section = auction_section(auction, notes, incomplete=stopped)
+        if src is not None and hasattr(src, "tags") and src.tags:
+            out.append(replace_auction(src, section).rstrip("\n"))
+        else:
+            head = [f'[Board "{b.number}"]'] if b.number else []
+            head += [f'[Dealer "{auction.dealer}"]', f'[Vulnerable "{b.vulnerable}"]']
+            if b.deal is not None:
+                head.append(f'[Deal "{b.deal.pbn()}"]')
+            out.append("\n".join(head + [section]))
+    text = ("\n" if fmt == "lin" else "\n\n").join(out) + "\n"
+    if fmt == "pbn":
+        text = "% PBN 2.1\n% EXPORT\n" + text if not text.startswith("%") else text
+        read_pbn(text)  # what we write must read back
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def _board_text(report: dict, render) -> str:
+    head = f"Board {report['board'] or '?'}  dealer {report['dealer']}  vulnerable {report['vulnerable']}"
+    if report["error"]:
+        return f"{head}\n  cannot read this board: {report['error']['message']}"
+    if report["auction"] is None:
+        return f"{head}\n  no auction" + (f"; deal {report['deal']}" if report["deal"] else "")
+    lines = [head, render]
+    for seat, c in report["checks"].items():
+        if c["fits"]:
+            lines.append(f"  {seat} {c['hand']} ({c['hcp']} HCP, {c['pattern']}) fits its calls")
+        else:
+            lines.append(f"  {seat} {c['hand']} ({c['hcp']} HCP, {c['pattern']}) does NOT fit:")
+            lines += [f"      call {f['index'] + 1} {f['call']}: {f['words'] or f['meaning']}" for f in c["fails"]]
+    return "\n".join(lines)
+
+
+def cmd_infer_file(args) -> int:
+    """infer --pbn FILE / --lin FILE: every board's inference, each actual hand checked against it."""
+    from .boards import call_notes, infer_board
+    from .infer import Inferencer
+
+    try:
+        boards = _read_boards(args)
+    except _FileProblem as e:
+        return _fail(str(e))
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
+    written = []
+    for b in boards:
+        report = infer_board(inferencer, b)
+        if args.json:
+            print(json.dumps(report), flush=True)
+        else:
+            text = render_text(inferencer.infer(b.auction)) if b.auction is not None and not b.error else ""
+            print(_board_text(report, text) + "\n", flush=True)
+        if args.output:
+            notes = call_notes(inferencer.infer(b.auction)) if b.auction is not None and not b.error else []
+            written.append((b.auction if not b.error else None, notes, False))
+    if not boards:
+        print(f"{args.pbn or args.lin}: no boards", file=sys.stderr)
+    if args.output:
+        _write_boards(args.output, boards, written)
+    return 0
+
+
+def cmd_infer_to(args) -> int:
+    """infer AUCTION --to pbn|lin|handviewer: the auction with each call's meaning."""
+    from .boards import call_notes
+    from .infer import Inferencer
+    from .lin import handviewer_url, write_lin
+    from .pbn import auction_section
+
+    try:
+        auction = Auction.parse(" ".join(args.auction), dealer=args.dealer.upper())
+    except AuctionError as e:
+        return _fail(f"({e.kind}) {e}")
+    system = _load_system(args)
+    if system is None:
+        return 2
+    notes = call_notes(Inferencer(system).infer(auction))
+    if args.to == "pbn":
+        print(f'[Dealer "{auction.dealer}"]\n' + auction_section(auction, notes))
+    elif args.to == "lin":
+        print(write_lin(None, auction, notes))
+    else:
+        print(handviewer_url(None, auction, notes))
+    return 0
+
+
+def cmd_bid_file(args) -> int:
+    """bid --pbn FILE [-o OUT]: bid every board with the system and write the auctions back."""
+    from .bidding import Bidder
+    from .boards import bid_board
+    from .infer import Inferencer
+    from .lin import handviewer_url
+
+    try:
+        boards = _read_boards(args)
+    except _FileProblem as e:
+        return _fail(str(e))
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
+    bidder = Bidder(inferencer.system)
+    results, written = [], []
+    prog = Progress(getattr(args, "progress", None))
+    for k, b in enumerate(boards):
+        r = bid_board(inferencer, bidder, b) if not b.error else None
+        results.append(r)
+        written.append((r.auction, r.notes, r.stop is not None) if r is not None and r.auction is not None
+                       else (None, [], False))
+        prog.step(k + 1, len(boards))
+    report = sys.stderr if args.output in (None, "-") and not args.json else sys.stdout
+    counts = {"bid": 0, "none": 0, "several": 0, "undefined": 0, "unread": 0}
+    for b, r in zip(boards, results, strict=True):
+        name = f"Board {b.number or '?'}"
+        if r is None:
+            counts["unread"] += 1
+            line = f"{name}: cannot read: {b.error}"
+        elif r.stop == "no deal":
+            counts["unread"] += 1
+            line = f"{name}: no full deal to bid"
+        else:
+            counts["bid"] += 1
+            auction = str(r.auction) or "(no call)"
+            line = f"{name} (dealer {b.dealer}): {auction}"
+            if r.stop == "undefined":
+                counts["undefined"] += 1
+                line += "  - then the notes define no call"
+            if r.stop == "none":
+                counts["none"] += 1
+                line += f"  - {r.none_at[0]} ({r.none_at[1]}) fits no call here"
+            for seat, hand, calls, at in r.several:
+                counts["several"] += 1
+                line += f"\n    {seat} ({hand}) after '{at or '(start)'}' fits several: {' '.join(calls)}"
+            if args.handviewer:
+                line += "\n    " + handviewer_url(b.deal, r.auction, r.notes, b.number, b.vulnerable)
+        if args.json:
+            obj = r.as_json() if r is not None else {"board": b.number, "error": b.error}
+            if r is not None and args.handviewer and r.auction is not None:
+                obj["handviewer"] = handviewer_url(b.deal, r.auction, r.notes, b.number, b.vulnerable)
+            print(json.dumps(obj), file=report)
+        else:
+            print(line, file=report)
+    if not args.json:
+        print(f"{len(boards)} boards: {counts['bid']} bid, {counts['none']} stopped at a hand fitting no call, "
+              f"{counts['several']} hands fitting several calls, {counts['undefined']} reached a point the notes "
+              f"leave undefined, {counts['unread']} not bid (unreadable or no full deal)", file=report)
+    _write_boards(args.output or "-", boards, written, fmt="lin" if args.lin and not args.output else None)
+    return 0
+
+
 def cmd_bid(args) -> int:
     from .bidding import Bidder
 
+    if args.pbn or args.lin:
+        if args.hand:
+            return _fail("give a HAND or --pbn FILE, not both")
+        return cmd_bid_file(args)
+    if not args.hand:
+        return _fail("give a HAND (e.g. AKQ83.J2.K4.QT92) or --pbn FILE")
     try:
         hand = Hand.from_pbn(args.hand)
         auction = Auction.parse(args.auction or "", dealer=args.dealer.upper())
@@ -388,6 +611,86 @@ def cmd_diff_system(args) -> int:
     return 0 if d.same else 1
 
 
+EXPLAIN_EPILOG = f"""\
+examples:
+  canary-infer explain "{EXAMPLE}"
+  canary-infer explain "2S P 2N P 3C" --hand S:AKQ.AKJT4.K.AKT7   an auction your hand makes impossible
+  canary-infer explain "1S" --json
+
+For each call: its meaning, what it says about the hand in plain words, the notes' line
+([A123] = line 123 of the Canary Club notes), whether a vague word was interpreted, and how
+the caller's HCP, suit lengths and patterns narrow.  Where no hand fits a seat, the calls
+that contradict each other are named."""
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain, render
+    from .infer import Inferencer
+
+    text = " ".join(args.auction)
+    dealer = args.dealer.upper()
+    try:
+        known = _parse_known(args.hand)
+        auction = Auction.parse(text, dealer=dealer)
+    except AuctionError as e:
+        if args.json:
+            print(json.dumps({**_error_json(e.kind, str(e), e.position, text.split(), dealer), "steps": []}))
+        else:
+            print(f"error ({e.kind}): {e}", file=sys.stderr)
+        return 2
+    except CardError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    system = _load_system(args, {**_error_json("system", "", None, text.split(), dealer), "steps": []})
+    if system is None:
+        return 2
+    ex = explain(Inferencer(system), auction, known)
+    print(json.dumps(ex) if args.json else render(ex))
+    return 0
+
+
+def load_system_dir(folder: str | None):
+    """The system from ``--system DIR``, else ``$CANARY_SYSTEM``, else the built-in files.
+
+    :raises _FileProblem: for a missing folder, one without system files, or a bad file."""
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, load
+
+    try:
+        return load(choose(folder))
+    except (SystemDirError, SystemFileError) as e:
+        raise _FileProblem(f"cannot read the system: {e}") from None
+
+
+def cmd_export_system(args) -> int:
+    from .export import export
+
+    try:
+        system = load_system_dir(args.system)
+    except _FileProblem as e:
+        return _fail(str(e))
+    text = export(system, args.format)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_serve(args) -> int:
+    try:
+        system = load_system_dir(args.system)
+    except _FileProblem as e:
+        return _fail(str(e))
+    from .web import create_app
+
+    app = create_app(system, deals=args.deals)
+    print(f"Canary Club explorer on http://{args.host}:{args.port}/  (Ctrl-C stops it)", file=sys.stderr)
+    app.run(host=args.host, port=args.port, debug=False, use_reloader=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -402,23 +705,72 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
     add_play_options(pi)
+    pi.add_argument("--pbn", metavar="FILE", help="infer every board of a PBN file; each actual hand is checked")
+    pi.add_argument("--lin", metavar="FILE", help="the same for a LIN file (BBO)")
+    pi.add_argument("-o", "--output", metavar="OUT",
+                    help="with --pbn/--lin: write the boards with each call's meaning as a note (.lin: LIN)")
+    pi.add_argument("--to", choices=["pbn", "lin", "handviewer"],
+                    help="print the AUCTION as PBN or LIN with each call's meaning, or as a BBO handviewer link")
     _add_system_option(pi)
     pi.set_defaults(func=cmd_infer)
+
+    pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
+                        description="Explain an auction call by call, from the system files.",
+                        epilog=EXPLAIN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pe.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
+    pe.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pe.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
+    pe.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_system_option(pe)
+    pe.set_defaults(func=cmd_explain)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
                         description="The call the system makes with this hand at this point: ok (one call fits), "
                                     "several (all that fit, with why), none, or undefined.",
                         epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
                                '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK.8.8765 --auction "2S P 2N P" --json',
+                               '  canary-infer bid KQ876.AK.8.8765 --auction "2S P 2N P" --json\n'
+                               '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    pb.add_argument("hand", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
+    pb.add_argument("hand", nargs="?", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
     pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
     pb.add_argument("--json", action="store_true")
     add_play_options(pb)
+    pb.add_argument("--pbn", metavar="FILE", help="bid every board of a PBN file (all four hands) and write it "
+                                                  "back with each board's auction and the calls' meanings")
+    pb.add_argument("--lin", metavar="FILE", help="the same for a LIN file")
+    pb.add_argument("-o", "--output", metavar="OUT", help="with --pbn/--lin: where to write (default standard "
+                                                          "output; the report then goes to standard error)")
+    pb.add_argument("--handviewer", action="store_true", help="with --pbn/--lin: a BBO handviewer link per board")
+    pb.add_argument("--progress", action="store_true", default=None)
     _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
+
+    px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
+                        description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
+                                    "full disclosure) or a BBOalert table; each call with its meaning, its "
+                                    "constraints in words and its source in the notes.",
+                        epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
+                               "  canary-infer export-system --format bboalert --system my-system/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
+    _add_system_option(px)
+    px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    px.set_defaults(func=cmd_export_system)
+
+    pw = sub.add_parser("serve", help="a local web page to explore the system and its inferences",
+                        description="Start a local web page: a bidding box with the legal calls, the system's "
+                                    "next calls with their meanings, each seat's picture (ranges, patterns with "
+                                    "probability bars, an HCP histogram), your own hand, example deals with BBO "
+                                    "handviewer links. The position is in the page's address, to share it.",
+                        epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pw.add_argument("--port", type=int, default=8000, help="default 8000")
+    pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    _add_system_option(pw)
+    pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
+    pw.set_defaults(func=cmd_serve)
 
     pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
                         description="Walk every relay tree in the system files. At each relay, prove that the "
@@ -464,8 +816,8 @@ def build_parser() -> argparse.ArgumentParser:
                         usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
                               "[OLD] NEW",
                         description=DIFF_DESCRIPTION,
-                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.systemdir as s; "
-                               "print(s.builtin_folder())')\" mine\n"
+                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.system as s; "
+                               "print(s.builtin_dir())')\" mine\n"
                                "  canary-infer diff-system builtin mine       what my edits change\n"
                                "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
                                "or the built-in system\n"
@@ -491,7 +843,11 @@ def main(argv=None) -> int:
         return 0
     if args.command == "infer" and not args.auction:
         args.auction = None
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -101,6 +101,12 @@ class Inference:
             "error": None,
         }
 
+    def _repr_html_(self) -> str:
+        """The calls and each seat's picture with suit symbols, for Jupyter."""
+        from .notebook import inference_html
+
+        return inference_html(self)
+
 
 def _pattern(p) -> str:
     return "-".join(map(str, p))

@@ -60,6 +60,7 @@ file        := { line }
 line        := indent ( define | block | schedule | option | tree | step | delete | call | attribute ) [ comment ]
 define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
 block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
+apply       := "apply" NAME "(" "trump" ")" "where" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
 schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
 step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
 delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
@@ -795,6 +796,7 @@ class System:
         self.definition_info: dict[str, DefinitionInfo] = {}
         self.schedules: dict[str, Schedule] = {}
         self.blocks: dict[str, Block] = {}
+        self.applies: list[tuple[str, str | None, int, str]] = []  # block, tree (None: both), line, path
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
@@ -814,7 +816,8 @@ class System:
                      [(n, t) for n, t, _ in v.delete]) for k, v in
                  self.schedules.items()},
                 dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
-                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()})
+                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()},
+                [(b, t) for b, t, _, _ in self.applies])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -987,6 +990,11 @@ class System:
                 benv = dict(p.env)
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
+        if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump:
+            for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
+                if tree is None or tree == node.tree:
+                    blk = self.blocks[name]
+                    out.append((9, blk.body.children, {blk.params[0]: node.trump}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1245,6 +1253,7 @@ def _strip_comment(line: str) -> str:
 class _Loader:
     def __init__(self):
         self.system = System()
+        self.texts: list[str] = []
 
     def fail(self, path, line, reason):
         raise SystemFileError(path, line, reason)
@@ -1252,6 +1261,7 @@ class _Loader:
     # ------------------------------------------------------------------ lines
     def load_text(self, text: str, path: str) -> None:
         self.system.files.append(path)
+        self.texts.append(text)
         # (indent, kind, object) ; kind: tree | call | schedule | step | define
         stack: list[tuple[int, str, object]] = []
         for no, raw in enumerate(text.splitlines(), 1):
@@ -1309,6 +1319,13 @@ class _Loader:
             return "schedule", self._schedule(body, path, no)
         if body.startswith("block "):
             return "tree", [self._block(body, path, no)]
+        if body.startswith("apply "):
+            m = re.match(r"^apply\s+(\w+)\s*\(\s*trump\s*\)\s+where\s+trump\s+agreed(?:\s+in\s+(opening|defence))?\s*$",
+                         body)
+            if not m:
+                self.fail(path, no, "expected 'apply BLOCK(trump) where trump agreed [in opening|defence]'")
+            self.system.applies.append((m.group(1), m.group(2), no, path))
+            return "option", None
         if body.startswith("tree "):
             return "tree", [self._tree(body, path, no)]
         if body.startswith("option "):
@@ -1702,7 +1719,21 @@ class _Loader:
         for blk in s.blocks.values():
             for c in blk.body.children:
                 self._check_static(c, set(blk.params) | {"trump"}, None)
-        _check_tree(s)
+        for name, _tree, line, path in s.applies:
+            blk = s.blocks.get(name)
+            if blk is None:
+                self.fail(path, line, f"no block named '{name}'")
+            if len(blk.params) != 1:
+                self.fail(path, line, f"'{name}' must take one suit, the trump suit")
+        stamp = _checked_stamp(self.texts)
+        if stamp is None or not stamp.exists():
+            _check_tree(s)
+            if stamp is not None:
+                try:
+                    stamp.parent.mkdir(parents=True, exist_ok=True)
+                    stamp.touch()
+                except OSError:
+                    pass
         return s
 
     def _check_static(self, node: RuleNode, scope: set[str], tree: str | None, schedule=None):
@@ -1805,6 +1836,22 @@ def _numeric_fill(text: str, var: str, k: int) -> str:
 LOAD_CHECK_LIMIT = 200_000
 
 
+def _checked_stamp(texts: list[str]) -> Path | None:
+    """Where the walk of every tree is remembered for these exact files (and this loader), so that
+    it runs once per edit; None when the disk cache is off (``CANARY_INFER_CACHE=off``)."""
+    import hashlib
+    import os
+
+    where = os.environ.get("CANARY_INFER_CACHE", "").strip()
+    if where.lower() in ("off", "0", "no", "false", "none", "disabled"):
+        return None
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for t in texts:
+        h.update(b"\0" + t.encode("utf-8"))
+    base = Path(where).expanduser() if where else Path.home() / ".cache" / "canary-infer"
+    return base / "systems" / f"checked-{h.hexdigest()[:32]}"
+
+
 def _check_tree(s: System) -> None:
     """Walk every tree once (with no passes first and with two, where passed hands differ): clashes,
     ``same as`` targets, schedule steps above 7N, patterns that never match."""
@@ -1838,12 +1885,16 @@ def _check_tree(s: System) -> None:
 
 
 def builtin_dir():
-    """The built-in system files: installed as the package ``canary_infer.constraints``, or
-    ``constraints/`` beside the package when running from a source checkout."""
+    """The built-in system files: ``constraints/`` beside the package when running from a source
+    checkout (so a checkout always reads its own files, whatever copy is installed), else the
+    installed package ``canary_infer.constraints``."""
+    here = Path(__file__).resolve().parent.parent / "constraints"
+    if (here / "README.md").exists() and any(here.glob("*.canary")):
+        return here
     try:
         return resources.files("canary_infer.constraints")
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "constraints"
+        return here
 
 
 def _read(p, shown: str) -> str:
@@ -1912,12 +1963,7 @@ def format_system(system: System) -> str:
     if system.options:
         out.append("")
     for sch in system.schedules.values():
-        head = f"schedule {sch.name}({', '.join(sch.params)})"
-        if sch.meaning:
-            head += f"  {_quote(sch.meaning)}"
-        if sch.source:
-            head += f"  [{sch.source}]"
-        out.append(head)
+        out.append(_head("schedule", sch))
         for st in sch.steps:
             line = f"  step {st.step}  {_quote(st.meaning)}"
             if st.source:
@@ -1930,19 +1976,28 @@ def format_system(system: System) -> str:
             out.append(f"  delete steps {', '.join(map(str, nums))} if impossible: {text}")
         out.append("")
     for blk in system.blocks.values():
-        head = f"block {blk.name}({', '.join(blk.params)})"
-        if blk.meaning:
-            head += f"  {_quote(blk.meaning)}"
-        if blk.source:
-            head += f"  [{blk.source}]"
-        out.append(head)
+        out.append(_head("block", blk))
         _print_body(blk.body, 2, out)
+        out.append("")
+    for name, tree, _, _ in system.applies:
+        out.append(f"apply {name}(trump) where trump agreed" + (f" in {tree}" if tree else ""))
+    if system.applies:
         out.append("")
     for name, tree in system.trees.items():
         out.append(f"tree {name}")
         _print_body(tree, 2, out)
         out.append("")
     return "\n".join(out)
+
+
+def _head(word: str, x) -> str:
+    """``schedule NAME(params)  "meaning"  [source]`` (or ``block ...``)."""
+    head = f"{word} {x.name}({', '.join(x.params)})"
+    if x.meaning:
+        head += f"  {_quote(x.meaning)}"
+    if x.source:
+        head += f"  [{x.source}]"
+    return head
 
 
 def _print_body(r: RuleNode, indent: int, out: list[str], skip_first_rule: bool = False) -> None:

@@ -114,26 +114,11 @@ def load(source: SystemSource | str | Path | None = None):
     return system_module.load_system(files)
 
 
-def builtin_folder():
-    """The built-in system files: ``constraints/`` beside the package in a source checkout (so
-    that a checkout reads its own files even where another copy of the package is installed,
-    say in editable mode from another checkout), else the installed package's files."""
-    from importlib import resources
-
-    here = Path(__file__).resolve().parent.parent / "constraints"
-    if here.is_dir() and any(p.name.endswith(".canary") for p in here.iterdir()):
-        return here
-    return resources.files("canary_infer.constraints")
-
-
 @lru_cache(maxsize=1)
 def _builtin():
     """The built-in system, loaded once per process (systems are not changed once loaded)."""
     from . import system as system_module
 
-    folder = builtin_folder()
-    if isinstance(folder, Path):
-        return system_module.load_system(system_files(folder))
     return system_module.load_system()
 
 

@@ -16,7 +16,7 @@ from canary_infer.cli import INFER_EPILOG, main
 SEATS = "NESW"
 CALL = re.compile(r"^(?:[1-7][CDHSN]|P|X|XX)$")
 PATTERN = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})-(\d{1,2})$")
-CONTRACT = {"auction", "dealer", "calls", "hands", "error"}
+CONTRACT = {"auction", "dealer", "calls", "hands", "trump", "error"}
 KNOWN = "S:KQ2.A87.QJ54.962"  # 12 HCP, 3-3-4-3
 POWERHOUSE = "S:AKQJT.AKQ.AKQ.AK"  # 35 HCP: the other three share 5
 

@@ -20,7 +20,8 @@ from canary_infer.cards import Hand
 from canary_infer.cli import main
 from canary_infer.diffsys import diff_systems, render_text
 from canary_infer.expr import evaluate, parse
-from canary_infer.systemdir import ENV, builtin_folder, load
+from canary_infer.system import builtin_dir
+from canary_infer.systemdir import ENV, load
 
 OLD = """\
 tree opening
@@ -115,7 +116,7 @@ def test_the_two_independent_counts_agree():
 # --------------------------------------------------------------------------- fixtures
 def system_folder(path, extra: str | None):
     path.mkdir()
-    for f in builtin_folder().iterdir():
+    for f in builtin_dir().iterdir():
         if f.name.endswith(".canary"):
             (path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     if extra is not None:

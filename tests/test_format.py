@@ -756,3 +756,27 @@ def test_load_print_load_is_the_same_system(lines):
     printed = format_system(s)
     assert load_text(printed) == s
     assert format_system(load_text(printed)) == printed
+
+
+def test_a_block_applied_wherever_a_trump_suit_is_agreed():
+    text = '''
+define keycards(x) = aces + hasK(x)
+block rkcb(T)  "key card ask"  [B1]
+  4N  "RKCB for {T}"  [B1]
+    5C  "0 or 3 key cards"  [B5]
+        = keycards(T) == 0 or keycards(T) == 3
+apply rkcb(trump) where trump agreed
+tree opening
+  1S  "s"  [A1]
+    3S  "raise"  [A2]  trump S
+    3H  "new suit"  [A4]
+      4H  "raise"  [A5]  trump H
+        4N  "to play, natural here"  [A6]
+'''
+    s = sys_of(text)
+    assert at(s, "1S", "3S", "4N").meaning == "RKCB for spades"
+    assert at(s, "1S", "3S", "4N", "5C").constraint() == parse("keycards(S) == 0 or keycards(S) == 3",
+                                                               s.definitions)
+    assert at(s, "1S", "3H", "4H", "4N").meaning == "to play, natural here"  # the point's own line wins
+    assert "4N" not in at(s, "1S", "3H").children  # no suit agreed: no key-card ask
+    assert load_text(format_system(s)) == s

@@ -12,7 +12,8 @@ import pytest
 
 import canary_infer
 from canary_infer.cli import main
-from canary_infer.systemdir import ENV, SystemDirError, builtin_folder, choose, load, system_files
+from canary_infer.system import builtin_dir
+from canary_infer.systemdir import ENV, SystemDirError, choose, load, system_files
 
 # A tiny system: 1S with a relay whose answers leave a gap, 1N, and Pass.
 TINY = """\
@@ -215,7 +216,7 @@ def test_the_command_line_reads_an_edited_copy_of_the_builtin_system(tmp_path):
     d = tmp_path / "mine"
     d.mkdir()
     edited = 0
-    for f in builtin_folder().iterdir():
+    for f in builtin_dir().iterdir():
         if f.name.endswith(".canary"):
             text = f.read_text(encoding="utf-8")
             edited += text.count("= hcp in 23..24 and balanced")
@@ -242,6 +243,6 @@ def _env():
 def test_a_source_checkout_reads_its_own_builtin_files():
     """Even where another copy of the package is installed (say, editable, from another checkout)."""
     here = Path(canary_infer.__file__).resolve().parent.parent / "constraints"
-    assert Path(str(builtin_folder())).resolve() == here.resolve()
-    ours = sorted(str(p) for p in here.iterdir() if p.name.endswith(".canary"))
-    assert ours and sorted(str(Path(f).resolve()) for f in load(None).files) == [str(Path(f).resolve()) for f in ours]
+    assert Path(str(builtin_dir())).resolve() == here.resolve()
+    ours = sorted(p.name for p in here.iterdir() if p.name.endswith(".canary"))
+    assert ours and sorted(Path(f).name for f in load(None).files) == ours
