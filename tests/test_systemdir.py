@@ -203,7 +203,8 @@ def test_the_json_error_of_infer_keeps_the_contract(cli, tmp_path):
     assert obj["auction"] == ["1S", "P", "2N"] and obj["dealer"] == "N"
 
 
-@pytest.mark.parametrize("command", ["infer", "bid", "verify-relays", "check-system", "selfcheck"])
+@pytest.mark.parametrize("command", ["infer", "explain", "bid", "verify-relays", "check-system", "selfcheck",
+                                     "diff-system", "export-system", "serve"])
 def test_every_command_documents_the_option(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
@@ -246,3 +247,19 @@ def test_a_source_checkout_reads_its_own_builtin_files():
     assert Path(str(builtin_dir())).resolve() == here.resolve()
     ours = sorted(p.name for p in here.iterdir() if p.name.endswith(".canary"))
     assert ours and sorted(Path(f).name for f in load(None).files) == ours
+
+
+def test_explain_export_and_the_file_modes_read_the_given_system(cli, tiny, tmp_path):
+    status, out, err = cli("explain", "1N", "--json", "--system", tiny)
+    assert status == 0, err
+    assert "12-14 balanced" in out and "T6" in out
+    status, out, err = cli("export-system", "--format", "bml", env=tiny)
+    assert status == 0, err
+    assert "12-14 balanced" in out and "five or more spades" in out
+    status, out, err = cli("infer", "1N", "--to", "pbn", "--system", tiny)
+    assert status == 0, err
+    assert "12-14 balanced" in out
+    status, out, err = cli("explain", "1N", "--system", tmp_path / "nowhere")
+    assert status == 2 and "no such folder" in err
+    status, out, err = cli("export-system", "--format", "bml", "--system", tmp_path / "nowhere")
+    assert status == 2 and "no such folder" in err
