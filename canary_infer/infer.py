@@ -62,16 +62,26 @@ class SeatInference:
     hands: float  # number of 13-card hands (from the cards unseen) that fit
     known: bool = False  # the asker's own hand
     conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
+    conflict_minimal: bool | None = None  # whether no call of ``conflict`` can be left out (proven)
+    hand: Hand | None = None  # the asker's own hand, when known
+    breaks: list[int] | None = None  # for the asker's own hand: positions of its calls the hand does not fit
 
     def as_json(self) -> dict:
-        return {
+        out = {
             "consistent": self.consistent,
             "hcp": list(self.hcp) if self.hcp else None,
             "lengths": {s: list(v) for s, v in self.lengths.items()} if self.lengths else None,
             "patterns": self.patterns,
             "hands": int(self.hands),
-            **({"conflict": self.conflict} if self.conflict is not None else {}),
         }
+        if self.conflict is not None:
+            out["conflict"] = self.conflict
+            out["conflict_minimal"] = bool(self.conflict_minimal)
+        if self.known:
+            out["known"] = True
+            out["hand"] = self.hand.pbn() if self.hand is not None else None
+            out["breaks"] = self.breaks or []
+        return out
 
 
 @dataclass
@@ -97,8 +107,9 @@ def _pattern(p) -> str:
 class Inferencer:
     """Reads auctions with a system and infers hands.  Results are cached per seat formula."""
 
-    def __init__(self, system: System | None = None):
+    def __init__(self, system: System | None = None, conflict_seconds: float = 2.0):
         self.system = system or load_system()
+        self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         self._cache: dict[tuple, Result] = {}
         self._text: dict[int, tuple] = {}
 
@@ -137,14 +148,37 @@ class Inferencer:
 
     def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
         """Positions of a set of the seat's calls that no hand can satisfy together (CP-SAT core)."""
-        from .cpsat import HandModel
+        return self.explain(calls, seat, avail)[0]
+
+    def explain(self, calls: list[CallReading], seat: str, avail: Available,
+                time_limit: float | None = None) -> tuple[list[int], bool]:
+        """Which of the seat's calls contradict each other: ``(positions, minimal)``.
+
+        A CP-SAT core, made minimal by deletion, within ``time_limit`` seconds (default
+        ``conflict_seconds``).  When the bound is hit before a core is found, the answer is
+        what the exact engine already knows: the seat's calls up to the first one after which
+        no hand fits; ``minimal`` is then False, as it is when the core could not be shrunk
+        to the end in time."""
+        from .cpsat import HandModel, SolverTimeout
 
         mine = [c for c in calls if c.seat == seat and c.defined and c.formula is not None and c.formula != TRUE]
+        limit = self.conflict_seconds if time_limit is None else time_limit
         m = HandModel(avail)
         lits = [m.add(c.formula) for c in mine]
-        core = m.core(lits) or []
-        ids = {lit.Index() for lit in core}
-        return [c.index for c, lit in zip(mine, lits, strict=True) if lit.Index() in ids]
+        try:
+            core, minimal = m.minimal_core(lits, limit)
+        except SolverTimeout:
+            return self._first_impossible(mine, avail), False
+        ids = {lit.Index() for lit in core or []}
+        return [c.index for c, lit in zip(mine, lits, strict=True) if lit.Index() in ids], minimal
+
+    def _first_impossible(self, mine: list[CallReading], avail: Available) -> list[int]:
+        """The calls up to the first one after which no hand fits (the engine's prefixes, cached)."""
+        formulas = tuple(c.formula for c in mine)
+        for k in range(1, len(formulas) + 1):
+            if not self._solve_chain(formulas[:k], avail).consistent:
+                return [c.index for c in mine[:k]]
+        return [c.index for c in mine]
 
     def seat_formulas(self, calls: list[CallReading], seat: str) -> tuple[Node, ...]:
         return tuple(c.formula for c in calls if c.seat == seat and c.defined and c.formula is not None
@@ -159,6 +193,16 @@ class Inferencer:
             hit = self._text[key] = (res, pats, res.lengths())
         return hit[1], hit[2]
 
+    def _own_hand(self, calls: list[CallReading], seat: str, hand: Hand) -> SeatInference:
+        """The asker's own hand: exactly itself if it fits its calls; else no hand, and the calls it breaks."""
+        broken = [c.index for c in calls if c.seat == seat and c.defined and c.formula is not None
+                  and c.formula != TRUE and not evaluate(c.formula, hand)]
+        if broken:
+            return SeatInference(False, None, None, [], 0.0, known=True, hand=hand, breaks=broken)
+        lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
+        return SeatInference(True, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True, hand=hand,
+                             breaks=[])
+
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
         calls = self.read(auction)
         inf = Inference(auction, calls)
@@ -166,14 +210,12 @@ class Inferencer:
         for seat in SEATS:
             formulas = self.seat_formulas(calls, seat)
             if known and known[0] == seat:
-                hand = known[1]
-                ok = all(evaluate(f, hand) for f in formulas)
-                lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
-                inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
+                inf.hands[seat] = self._own_hand(calls, seat, known[1])
                 continue
             res = self._solve_chain(formulas, avail)
             pats, lengths = self._described(res)
             inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
             if not res.consistent:
-                inf.hands[seat].conflict = self.conflict(calls, seat, avail)
+                h = inf.hands[seat]
+                h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
         return inf
