@@ -42,6 +42,7 @@ __all__ = [
     "Auction",
     "next_seat",
     "legal_calls",
+    "split_calls",
 ]
 
 STRAINS = "CDHSN"
@@ -346,7 +347,7 @@ class Auction:
             call's 0-based index.
         """
         auction = cls((), dealer)
-        for i, token in enumerate(t for t in _SEPARATORS.split(text) if t):
+        for i, token in enumerate(split_calls(text)):
             auction = auction._extended(_coerce(token, i))
         return auction
 
@@ -595,6 +596,15 @@ _PBN_TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _PBN_ANNOTATION = re.compile(r"=\d+=|\$\d+")
+
+
+def split_calls(text: str) -> list[str]:
+    """The call tokens of an auction text, split as :meth:`Auction.parse` splits them.
+
+    >>> split_calls("1S-1H, p  2n")
+    ['1S', '1H', 'p', '2n']
+    """
+    return [t for t in _SEPARATORS.split(text) if t]
 
 
 def _coerce(call: Call | str, position: int, shown: str | None = None) -> Call:

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .auction import SEATS, Auction, AuctionError
+from .auction import SEATS, Auction, AuctionError, split_calls
 from .cards import CardError, Hand
 
 EXAMPLE = "2S P 2N P 3C"
@@ -26,12 +26,15 @@ examples:
   canary-infer infer "P P 1S" --dealer E          East and South pass, West opens in third chair
   canary-infer infer "2H P 2S P 3D" --json        the JSON contract (see README)
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
+  canary-infer infer '[Auction "E"] 1S Pass 2NT'   a PBN auction section: the tag names the dealer
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
-commas or dashes.  Patterns are written spades-hearts-diamonds-clubs.  Exit status: 0, or 2
-for an unreadable or illegal auction or hand (in batch mode bad lines get an error object
-and the batch goes on)."""
+commas or dashes; or a PBN [Auction "SEAT"] section (in batch input a line starting with
+'[' opens a PBN game, which runs to the next empty line).  Patterns are written
+spades-hearts-diamonds-clubs.  Exit status: 0, or 2 for an unreadable or illegal auction or
+hand (in batch mode bad lines, including lines that are not UTF-8, get an error object and
+the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
@@ -39,9 +42,27 @@ def _error_json(kind: str, message: str, position=None, auction=None, dealer="N"
             "error": {"kind": kind, "message": message, "position": position}}
 
 
+def _is_pbn(text: str) -> bool:
+    return text.lstrip().startswith(("[", "%"))  # a tag, or a PBN comment line before one
+
+
+def read_auction(text: str, dealer: str | None) -> Auction:
+    """An auction from the command line or a batch line: calls, or a PBN ``[Auction "SEAT"]``
+    section (whose tag names the dealer; ``dealer``, if given, must agree)."""
+    if not _is_pbn(text):
+        return Auction.parse(text, dealer=dealer or "N")
+    auction = Auction.from_pbn(text)
+    if dealer is not None and dealer != auction.dealer:
+        raise AuctionError(f"--dealer {dealer} disagrees with the PBN text's [Auction \"{auction.dealer}\"]",
+                           "syntax")
+    return auction
+
+
 def _parse_known(text: str | None):
-    if not text:
+    if text is None:
         return None
+    if not text.strip():
+        raise CardError("--hand is empty: give SEAT:PBN, e.g. S:KQ2.A87.QJ54.962")
     if ":" not in text:
         raise CardError(f"--hand wants SEAT:PBN, e.g. S:KQ2.A87.QJ54.962, got '{text}'")
     seat, pbn = text.split(":", 1)
@@ -66,12 +87,25 @@ def render_text(inf) -> str:
         src = f"  [{c.source}]" if c.source and c.defined else ""
         lines.append(f" {mark} {c.seat}  {c.call:<3} {c.meaning}{src}")
     lines += ["", " seat  HCP     S     H     D     C    patterns (most frequent first)"]
+
+    def named(positions) -> str:
+        return " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in positions)
+
     for seat in SEATS:
         h = inf.hands[seat]
+        if h.known and not h.consistent:
+            lines.append(f" {seat}     your hand {h.hand} cannot have made these calls: it breaks "
+                         f"{named(h.breaks)} (your hand)")
+            continue
         if not h.consistent:
             why = ""
-            if h.conflict:
-                why = ": " + " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in h.conflict) + " contradict"
+            if h.conflict and len(h.conflict) == 1 and h.conflict_minimal:
+                why = f": {named(h.conflict)} cannot be held with the cards left"
+            elif h.conflict and h.conflict_minimal:
+                why = f": {named(h.conflict)} contradict"
+            elif h.conflict:
+                why = (f": the contradiction lies among {named(h.conflict)} (not narrowed down to the "
+                       "fewest calls: the search stopped at its time limit)")
             lines.append(f" {seat}     no hand fits these calls{why}")
             continue
         lens = "".join(f"{_fmt_range(h.lengths[s]):<6}" for s in "SHDC")
@@ -83,13 +117,14 @@ def render_text(inf) -> str:
     return "\n".join(lines)
 
 
-def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool):
+def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool):
     """Returns (output text, ok)."""
     try:
-        auction = Auction.parse(text, dealer=dealer)
+        auction = read_auction(text, dealer)
     except AuctionError as e:
         if as_json:
-            return json.dumps(_error_json(e.kind, str(e), e.position, text.split(), dealer)), False
+            calls = None if _is_pbn(text) else split_calls(text)
+            return json.dumps(_error_json(e.kind, str(e), e.position, calls, dealer or "N")), False
         return f"error ({e.kind}): {e}", False
     inf = inferencer.infer(auction, known)
     if as_json:
@@ -97,22 +132,68 @@ def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool):
     return render_text(inf), True
 
 
+def batch_records(stream):
+    """The auctions of batch input: ``(line number, text, error)`` for each.
+
+    One auction per line; a line starting with ``[`` opens a PBN game, which runs to the next
+    empty line.  Empty lines and ``%`` comment lines between auctions are skipped.  The input
+    is read as bytes and decoded line by line, so a line that is not UTF-8 gives an error
+    (``text`` None) and the lines after it are still read."""
+    buffer = getattr(stream, "buffer", None)
+    lines = iter(buffer) if buffer is not None else (line.encode("utf-8", "surrogateescape") for line in stream)
+    block: list[str] = []
+    start = bad = None
+    for no, raw in enumerate(lines, 1):
+        try:
+            text, err = raw.decode("utf-8"), None
+            if no == 1 and text.startswith("\ufeff"):
+                text = text[1:]  # a byte-order mark
+        except UnicodeDecodeError as e:
+            text, err = "", (f"line {no} is not UTF-8 text: byte 0x{raw[e.start]:02x} at column {e.start + 1} "
+                             "cannot be read (save the input as UTF-8)")
+        text = text.rstrip("\r\n")
+        if start is not None:  # inside a PBN game
+            if err is None and not text.strip():
+                yield start, "\n".join(block), bad
+                block, start, bad = [], None, None
+            else:
+                block.append(text)
+                bad = bad or err
+        elif err is not None:
+            yield no, None, err
+        elif text.lstrip().startswith("["):
+            block, start = [text], no
+        elif text.strip() and not text.lstrip().startswith("%"):
+            yield no, text.strip(), None
+    if start is not None:
+        yield start, "\n".join(block), bad
+
+
 def cmd_infer(args) -> int:
     from .infer import Inferencer
 
+    dealer = args.dealer.upper() if args.dealer else None
     try:
         known = _parse_known(args.hand)
     except CardError as e:
-        print(f"error: {e}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(_error_json("hand", str(e), dealer=dealer or "N")))
+        else:
+            print(f"error: {e}", file=sys.stderr)
         return 2
     inferencer = Inferencer()
-    dealer = args.dealer.upper()
     if args.auction is None:
-        # batch mode: one auction per line in, one JSON object (or report) per line out
-        for line in sys.stdin:
-            text = line.strip()
-            out, _ = _infer_one(inferencer, text, dealer, known, as_json=args.json or True)
-            print(out if args.json else out, flush=True)
+        # batch mode: one auction per line in, one JSON object per line out (always JSON)
+        for no, text, err in batch_records(sys.stdin):
+            if err is not None:
+                obj = _error_json("syntax", err, None, None, dealer or "N")
+            else:
+                out, ok = _infer_one(inferencer, text, dealer, known, as_json=True)
+                obj = None if ok else json.loads(out)
+            if obj is not None:
+                obj["error"]["line"] = no  # where the bad auction starts in the input
+                out = json.dumps(obj)
+            print(out, flush=True)
         return 0
     text = " ".join(args.auction)
     out, ok = _infer_one(inferencer, text, dealer, known, args.json)
@@ -185,20 +266,25 @@ def cmd_bid(args) -> int:
 def cmd_verify_relays(args) -> int:
     from .verify import Verifier
 
+    def fail(kind: str, message: str, position=None) -> int:
+        if args.json:
+            print(json.dumps({"trees": [], "error": {"kind": kind, "message": message, "position": position}}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        starts = [str(Auction.parse(s)) for s in args.start]
+    except AuctionError as e:
+        return fail(e.kind, str(e), e.position)
     prog = Progress(args.progress)
     v = Verifier(progress=prog.say)
-    try:
-        starts = [" ".join(Auction.parse(s).calls and [str(c) for c in Auction.parse(s).calls]) for s in args.start]
-    except AuctionError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
     trees = v.relay_trees(starts or None)
     prog.done()
     if args.start and not trees:
-        print(f"error: no relay tree starts at {', '.join(args.start)}", file=sys.stderr)
-        return 2
+        return fail("usage", f"no relay tree starts at {', '.join(args.start)}")
     if args.json:
-        print(json.dumps({"trees": [t.as_json() for t in trees]}))
+        print(json.dumps({"trees": [t.as_json() for t in trees], "error": None}))
         return 0
     for t in trees:
         print(f"Relays from {t.start}: {t.nodes} relay points, {len(t.leaves)} leaves, "
@@ -265,8 +351,35 @@ def cmd_selfcheck(args) -> int:
     return 1 if r.violations else 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error on a command line with ``--json`` is a JSON object on stdout."""
+
+    json_errors = False
+
+    def error(self, message):
+        if _Parser.json_errors:
+            command = self.prog.split()[-1] if " " in self.prog else None
+            obj = {"error": {"kind": "usage", "message": f"{self.prog}: {message}", "position": None}}
+            if command == "infer":
+                obj = _error_json("usage", obj["error"]["message"])
+            print(json.dumps(obj))
+            sys.exit(2)
+        super().error(message)
+
+
+def _count(text: str) -> int:
+    """A whole number of deals, at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} deals: give at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
+    p = _Parser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -275,7 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=INFER_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     pi.add_argument("auction", nargs="*", default=None,
                     help="the calls, e.g. \"2S P 2N P 3C\"; omit to read auctions from standard input")
-    pi.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pi.add_argument("--dealer", default=None, choices=list("NESWnesw"),
+                    help="who made the first call (default N; a PBN auction's tag names it)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
     pi.set_defaults(func=cmd_infer)
@@ -285,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "several (all that fit, with why), none, or undefined.",
                         epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
                                '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK.8.8765 --auction "2S P 2N P" --json',
+                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json',
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     pb.add_argument("hand", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
@@ -324,8 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "Exit status 1 if any hand does not.",
                         epilog="example:\n  canary-infer selfcheck --deals 10000 --seed 1",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ps.add_argument("--deals", type=int, default=1000)
-    ps.add_argument("--seed", type=int, default=1)
+    ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
+    ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
     ps.set_defaults(func=cmd_selfcheck)
@@ -333,6 +447,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop writing, and keep Python from complaining at exit
+        try:
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 141  # as a program stopped by SIGPIPE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _Parser.json_errors = "--json" in argv
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
