@@ -475,7 +475,26 @@ def _main(argv=None) -> int:
         return 0
     if args.command == "infer" and not args.auction:
         args.auction = None
+    problem = _environment_problem()
+    if problem is not None:
+        if getattr(args, "json", False):
+            obj = {"error": {"kind": "usage", "message": problem, "position": None}}
+            print(json.dumps(_error_json("usage", problem) if args.command == "infer" else obj))
+        else:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
     return args.func(args)
+
+
+def _environment_problem() -> str | None:
+    """A setting in the environment that cannot be followed (checked before any work starts)."""
+    from .cache import CacheConfigError, folder
+
+    try:
+        folder()
+    except CacheConfigError as e:
+        return str(e)
+    return None
 
 
 if __name__ == "__main__":

@@ -231,3 +231,129 @@ def test_pbn_games_in_batch_input(run):
     assert objs[1]["auction"] == ["1S"] and objs[1]["dealer"] == "N"
     assert objs[2]["dealer"] == "S" and objs[2]["auction"] == ["2S", "P", "2N"]
     assert objs[3]["error"]["kind"] == "illegal" and objs[3]["error"]["position"] == 1
+
+
+# --------------------------------------------------------------------------- the disk cache
+CACHED = ["P", "P P P", "1S", "2S P 2N P 3C", "2H P 2S P 3D", "P P 2H"]
+BAD_ENTRIES = [
+    '{"patterns": [], "hcp": null, "hands": 0}',  # made 540 of 613 batch lines say "no hand fits"
+    '{"patterns": [[[5, 3, 1, 4], 1]], "hcp": "ab", "hands": 1}',  # printed ["a", "b"]
+    '{"patterns": [[[5, 3], 10]], "hcp": [11, 16], "hands": 10}',  # IndexError
+    '{"patterns": [[[5, 3, 1, 4], NaN]], "hcp": [11, 16], "hands": NaN}',  # ValueError
+    '{"patterns": [[[5, 3, 1, 4], 1e400]], "hcp": [11, 16], "hands": 1e400}',  # OverflowError
+    "{not json", "", "[]", "null", '"text"', "\udcff",
+]
+
+
+def batch(env, lines=CACHED):
+    r = cli("infer", "--json", stdin="".join(x + "\n" for x in lines).encode(), env=env)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    return [json.loads(x) for x in r.stdout.splitlines()]
+
+
+def test_a_bad_cache_entry_is_recomputed_never_believed(tmp_path):
+    import os
+
+    truth = batch({**os.environ, "CANARY_INFER_CACHE": "off"})
+    env = {**os.environ, "CANARY_INFER_CACHE": str(tmp_path / "c")}
+    assert batch(env) == truth
+    entries = sorted((tmp_path / "c").glob("*.json"))
+    assert entries, "some results were slow enough to be kept"
+    for bad in BAD_ENTRIES:
+        for p in entries:
+            p.write_bytes(bad.encode("utf-8", "surrogateescape"))
+        assert batch(env) == truth, bad
+
+
+@pytest.fixture
+def cached(tmp_path, monkeypatch):
+    """A formula solved once with the disk cache on: (formula, its result, its entry's path)."""
+    from canary_infer import cache
+    from canary_infer.expr import parse
+
+    monkeypatch.setenv("CANARY_INFER_CACHE", str(tmp_path))
+    f = parse("hcp in 11..16 and losers <= 7 and qt >= 2")
+    first = solve(f)
+    path = tmp_path / f"{cache.key(f, Available(), None)}.json"
+    assert path.exists()
+    return f, first, path
+
+
+def mutations(entry: dict):
+    """Entries of the right format and key that are wrong all the same."""
+    pats = entry["patterns"]
+    yield {**entry, "key": "0" * 64}
+    yield {**entry, "format": 1}
+    yield {**entry, "hands": entry["hands"] + 1}  # the counts no longer add up
+    yield {**entry, "hcp": entry["hcp"][::-1]}
+    yield {**entry, "hcp": [entry["hcp"][0], 38]}
+    yield {**entry, "hcp": None}
+    yield {**entry, "patterns": [], "hands": 0}
+    yield {**entry, "patterns": pats + pats[:1], "hands": entry["hands"] + pats[0][4]}  # a pattern twice
+    yield {**entry, "patterns": [[*p[:4], 0] for p in pats]}
+    yield {**entry, "patterns": [[*p[:4], p[4] + 0.5] for p in pats]}
+    yield {**entry, "patterns": [[p[0] + 1, *p[1:]] for p in pats]}  # 14 cards
+    yield {**entry, "patterns": [[True, *p[1:]] if p[0] == 1 else p for p in pats]}
+    yield {**entry, "extra": 1}
+    yield {k: v for k, v in entry.items() if k != "hcp"}
+
+
+def test_every_wrong_entry_is_discarded(cached):
+    f, first, path = cached
+    entry = json.loads(path.read_text())
+    assert entry["key"] == path.stem
+    n = 0
+    for bad in mutations(entry):
+        path.write_text(json.dumps(bad))
+        assert solve(f) == first, bad
+        assert not path.exists() or json.loads(path.read_text()) == entry  # deleted, or written afresh
+        n += 1
+    assert n == 14
+    path.write_text(json.dumps(entry))
+    assert solve(f) == first
+
+
+def test_an_entry_must_fit_the_question(cached, tmp_path):
+    """An entry that is well formed but answers another question is refused too."""
+    from canary_infer import cache
+
+    f, first, path = cached
+    good = path.read_text()
+    k = path.stem
+    assert cache.decode(good, k) is not None
+    assert cache.decode(good, "1" * 64) is None
+    mine = Hand.from_pbn("AKQJT98765432...")  # no spade left: no pattern with a spade fits
+    assert cache.decode(good, k, Available.excluding(mine)) is None
+    asked = [p for p in first.patterns if p[0] >= 5]
+    assert cache.decode(good, k, asked=asked) is None  # holds patterns that were not asked for
+
+
+@pytest.mark.parametrize("value,where", [("none", None), ("disabled", None), ("OFF", None), ("0", None),
+                                         ("./here", "here"), ("on", "default")])
+def test_the_cache_setting_is_read_as_documented(tmp_path, monkeypatch, value, where):
+    from canary_infer import cache
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("CANARY_INFER_CACHE", value)
+    got = cache.folder()
+    if where is None:
+        assert got is None
+    elif where == "default":
+        assert got == tmp_path / "xdg" / "canary-infer"
+    else:
+        assert got.resolve() == (tmp_path / where).resolve()
+
+
+@pytest.mark.parametrize("value", [" ", "disable", "cache", " /tmp/x", "nope"])
+def test_other_cache_settings_are_refused_with_a_message(tmp_path, value):
+    import os
+
+    env = {**os.environ, "CANARY_INFER_CACHE": value, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-m", "canary_infer", "infer", "1S"], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=120)
+    assert r.returncode == 2 and "CANARY_INFER_CACHE" in r.stderr and "off" in r.stderr
+    assert list(tmp_path.iterdir()) == []  # no folder named after the value
+    r = subprocess.run([sys.executable, "-m", "canary_infer", "infer", "1S", "--json"], capture_output=True,
+                       text=True, cwd=tmp_path, env=env, timeout=120)
+    assert r.returncode == 2 and json.loads(r.stdout)["error"]["kind"] == "usage"
