@@ -357,3 +357,29 @@ def test_other_cache_settings_are_refused_with_a_message(tmp_path, value):
     r = subprocess.run([sys.executable, "-m", "canary_infer", "infer", "1S", "--json"], capture_output=True,
                        text=True, cwd=tmp_path, env=env, timeout=120)
     assert r.returncode == 2 and json.loads(r.stdout)["error"]["kind"] == "usage"
+
+
+# --------------------------------------------------------------------------- absurd numbers
+def test_an_absurd_number_is_refused_when_the_constraint_is_read(tmp_path):
+    from canary_infer.expr import ConstraintError, parse
+    from canary_infer.system import SystemFileError, load_system
+
+    with pytest.raises(ConstraintError, match="too large"):
+        parse("hcp >= 99999999999999999999999999999")
+    with pytest.raises(ConstraintError, match="too large"):
+        parse("hcp * 1000000 * 1000000 * 1000 + S >= 1")  # a product, not one literal
+    p = tmp_path / "huge.canary"
+    p.write_text('tree opening\n  2N  "huge"  [A1]\n      = hcp >= 99999999999999999999999999999\n',
+                 encoding="utf-8")
+    with pytest.raises(SystemFileError) as e:
+        load_system([p])
+    assert e.value.line == 3 and "too large" in str(e.value)
+
+
+def test_the_largest_numbers_allowed_are_counted_exactly():
+    from canary_infer.expr import parse
+
+    assert solve(parse("hcp >= 1000000")).hands == 0
+    # 10^12 hcp - 10^6 S >= -10^6  <=>  hcp >= 1 or S <= 1: no 64-bit overflow on the way
+    big = solve(parse("hcp * 1000000 * 1000000 - S * 1000000 >= -1000000"))
+    assert big.hands == solve(parse("hcp >= 1 or S <= 1")).hands
