@@ -133,6 +133,7 @@ class Inferencer:
         self.we, self.vul = we, vul
         self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         self._cache: dict[tuple, Result] = {}
+        self._by_identity: dict[tuple, tuple] = {}  # see _solve_seat
         self._text: dict[int, tuple] = {}
         if self.system.oracle is None:
             self.system.oracle = self._possible
@@ -273,6 +274,10 @@ class Inferencer:
     def _seat_calls(self, calls: list[CallReading], seat: str) -> list[tuple[int, Node]]:
         """(position, formula) of each of the seat's calls that still says something, as
         :meth:`seat_formulas` reads them."""
+        return [(i, f) for i, f in ((i, conj(parts)) for i, parts in self._seat_parts(calls, seat)) if f != TRUE]
+
+    def _seat_parts(self, calls: list[CallReading], seat: str) -> list[tuple[int, list[Node]]]:
+        """(position, constraint lines) of each of the seat's calls, after 'replaces'."""
         per_call: list[tuple[int, list[Node]]] = []
         for c in calls:
             if c.seat != seat or not c.defined or c.formula is None:
@@ -281,7 +286,25 @@ class Inferencer:
                 gone = set(c.replaces)
                 per_call = [(i, [p for p in parts if not {f.name for f in feats(p)} & gone]) for i, parts in per_call]
             per_call.append((c.index, list(c.parts) if c.parts else [c.formula]))
-        return [(i, f) for i, f in ((i, conj(parts)) for i, parts in per_call) if f != TRUE]
+        return per_call
+
+    def _solve_seat(self, calls: list[CallReading], seat: str, avail: Available) -> Result:
+        """The seat's result, looked up by the identity of its constraint lines first.
+
+        The lines are the system's own (memoised) objects, so the same auction read again gives
+        the same objects: no formula has to be hashed (deep hashing of formula trees and their
+        Fractions was most of a self-check's inference time).  The entry keeps the lines alive,
+        so an id cannot be reused while it is in the table."""
+        per_call = self._seat_parts(calls, seat)
+        lines = tuple(tuple(parts) for _, parts in per_call)
+        fp = (tuple(tuple(map(id, parts)) for parts in lines), avail)
+        hit = self._by_identity.get(fp)
+        if hit is not None:
+            return hit[1]
+        formulas = tuple(f for f in (conj(parts) for parts in lines) if f != TRUE)
+        res = self._solve_chain(formulas, avail)
+        self._by_identity[fp] = (lines, res)
+        return res
 
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""
@@ -306,11 +329,10 @@ class Inferencer:
         inf = Inference(auction, calls)
         avail = Available.excluding(known[1]) if known else Available()
         for seat in SEATS:
-            formulas = self.seat_formulas(calls, seat)
             if known and known[0] == seat:
                 inf.hands[seat] = self._own_hand(calls, seat, known[1])
                 continue
-            res = self._solve_chain(formulas, avail)
+            res = self._solve_seat(calls, seat, avail)
             pats, lengths = self._described(res)
             inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
             if not res.consistent:
