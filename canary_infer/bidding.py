@@ -115,8 +115,8 @@ class Bidder:
             return replace(plan)
         pos, opts, formulas, fast = plan
         truths = fast(hand_classes(hand)) if fast is not None else [evaluate(f, hand) for f in formulas]
-        cands = [Candidate(node.call, node.meaning, node.source, f, ok)
-                 for node, f, ok in zip(opts, formulas, truths, strict=True)]
+        cands = [Candidate(call, meaning, source, f, ok)
+                 for (call, meaning, source), f, ok in zip(opts, formulas, truths, strict=True)]
         fits = [c.call for c in cands if c.fits]
         status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
         return BidResult(pos.seat, status, fits, cands, side=pos.side)
@@ -147,4 +147,4 @@ class Bidder:
             fast = compile_formulas(formulas)
         except TypeError:
             fast = None  # evaluate() answers the same, only slower
-        return pos, opts, formulas, fast
+        return pos, [(n.call, n.meaning, n.source) for n in opts], formulas, fast

@@ -335,20 +335,46 @@ def cmd_check_system(args) -> int:
 
 
 def cmd_selfcheck(args) -> int:
-    from .selfcheck import run
+    import time
 
+    from .selfcheck import default_workers, run
+
+    workers = args.workers or default_workers()
     prog = Progress(args.progress)
-    r = run(args.deals, args.seed, progress=prog.step)
+    t = time.monotonic()
+    try:
+        r = run(args.deals, args.seed, progress=prog.step, workers=workers, engine=args.engine,
+                scheduler=args.scheduler)
+    except RuntimeError as e:  # the optional engine is not installed
+        if args.json:
+            print(json.dumps({"error": {"kind": "usage", "message": str(e), "position": None}}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    seconds = time.monotonic() - t
     if args.json:
         print(json.dumps(r.as_json()))
     else:
         print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
               f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
-              f"{r.several} hands fitting several")
+              f"{r.several} hands fitting several  [{seconds:.1f} s, {workers} worker(s), {args.engine}]")
         for e in r.examples:
             print(f"  {e['kind']}: dealer {e['dealer']} '{e['auction']}' {e['seat']} {e['hand']}"
                   + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
+        print(_coverage_text(r.coverage_json(), r.deals))
     return 1 if r.violations else 0
+
+
+def _coverage_text(coverage: dict, deals: int) -> str:
+    """The per-opening coverage table of a self-check."""
+    lines = ["", "coverage: how many deals reached each opening, how they ended and how deep the opening side bid",
+             f"  {'opening':<13} {'deals':>7} {'share':>7} {'completed':>10} {'undefined':>10} {'none':>6} "
+             f"{'mean':>5} {'max':>4}  depth: deals"]
+    for opening, c in coverage.items():
+        depth = " ".join(f"{d}:{n}" for d, n in c["depth"].items())
+        lines.append(f"  {opening:<13} {c['deals']:>7} {c['deals'] / max(deals, 1):>7.1%} {c['completed']:>10} "
+                     f"{c['undefined_stops']:>10} {c['none']:>6} {c['mean_depth']:>5.2f} {c['max_depth']:>4}  {depth}")
+    return "\n".join(lines)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -368,13 +394,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _count(text: str) -> int:
-    """A whole number of deals, at least 1."""
+    """A whole number, at least 1 (of deals, of workers)."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
     if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} deals: give at least 1")
+        raise argparse.ArgumentTypeError(f"{n}: give at least 1")
     return n
 
 
@@ -436,10 +462,23 @@ def build_parser() -> argparse.ArgumentParser:
                                     "or reaches a point the notes leave undefined, infer from the auction, and "
                                     "check that every actual hand lies inside what was inferred for its seat. "
                                     "Exit status 1 if any hand does not.",
-                        epilog="example:\n  canary-infer selfcheck --deals 10000 --seed 1",
+                        epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
+                               "result is the same whatever --workers or --engine.\n\n"
+                               "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
+                               "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
+                               "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
+                               "   (pip install 'canary-infer[dask]')",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
     ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    ps.add_argument("--workers", type=_count, default=None,
+                    help="processes to check deals in (default: the machine's cores)")
+    ps.add_argument("--engine", choices=["local", "dask"], default="local",
+                    help="local processes (default), or a Dask cluster (the optional extra 'dask'); "
+                         "Ray is not supported")
+    ps.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="with --engine dask: the scheduler's address (default: start a local cluster "
+                         "of --workers processes)")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
     ps.set_defaults(func=cmd_selfcheck)
