@@ -117,6 +117,8 @@ class Verifier:
         self.progress = progress or (lambda msg: None)
         self.witness_seconds = witness_seconds
         self._results: dict[Node, Result] = {}
+        self._restricted: dict[tuple, Result] = {}  # (formula, patterns) -> result: see solve_among
+        self._witnesses: dict[Node, str | None] = {}
 
     # ------------------------------------------------------------------ helpers
     def solve(self, formula: Node, within: Result | None = None) -> Result:
@@ -140,10 +142,28 @@ class Verifier:
         chair = (("NESW".index(seat) - "NESW".index(a.dealer)) % 4) + 1
         return conj(self.inf.seat_formulas(calls, seat)), {"chair": chair}, seat
 
+    def solve_among(self, formula: Node, patterns) -> Result:
+        """The formula's result among some patterns, solved once: the tree repeats itself ('same as',
+        schedules), so check-system asks the same overlap question many times (700 solves of 175
+        distinct questions)."""
+        key = (formula, frozenset(patterns))
+        hit = self._restricted.get(key)
+        if hit is None:
+            full = self._results.get(formula)
+            if full is not None and set(full.patterns) <= key[1]:
+                return full  # the restriction leaves out no pattern the formula allows
+            hit = self._restricted[key] = solve(formula, patterns=sorted(patterns))
+        return hit
+
     def witness(self, formula: Node, result: Result) -> str | None:
-        """A concrete hand (PBN) satisfying the formula, from CP-SAT, guided by a pattern."""
+        """A concrete hand (PBN) satisfying the formula, from CP-SAT, guided by a pattern (once per formula)."""
         if not result.patterns:
             return None
+        if formula not in self._witnesses:
+            self._witnesses[formula] = self._witness(formula, result)
+        return self._witnesses[formula]
+
+    def _witness(self, formula: Node, result: Result) -> str | None:
         m = HandModel()
         lit = m.add(formula)
         for p, _ in sorted(result.patterns.items(), key=lambda kv: -kv[1])[:3]:
@@ -198,7 +218,7 @@ class Verifier:
                 if not common:
                     continue
                 f = conj([reach, fa, fb])
-                res = solve(f, patterns=sorted(common))
+                res = self.solve_among(f, common)
                 if res.consistent:
                     found_overlaps.append(self._finding(
                         "overlap", auction, [a.call, b.call], f, res,

@@ -8,6 +8,7 @@
 """
 
 import random
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -124,3 +125,47 @@ def test_a_random_deal_is_the_deal_the_checked_constructor_builds():
         assert d == slow and hash(d) == hash(slow) and d.pbn() == slow.pbn()
         for s in SEATS:
             assert d[s].cards == slow[s].cards and d[s].hcp == slow[s].hcp
+
+
+REPEATING = """\
+tree opening
+  P   "no opening"  [A1]
+      = denies siblings
+  2S  "11-16, five or more spades"  [A2]
+      = hcp in 11..16 and S >= 5
+    2N  "relay"  [A3]
+      3C  "short clubs"  [A4]
+          = C <= 1
+      3D  "four or more hearts"  [A5]
+          = H >= 4
+      3H  "six or more spades"  [A6]
+          = S >= 6
+    (X)
+      2N  "relay"  [A7]
+          same as 2S 2N
+"""
+
+
+def test_check_system_solves_each_question_once(tmp_path, monkeypatch):
+    """A tree that repeats itself ('same as') asks the same questions twice: solved once."""
+    import canary_infer.verify as verify
+    from canary_infer.system import load_system
+
+    p = tmp_path / "repeating.canary"
+    p.write_text(REPEATING, encoding="utf-8")
+    asked = Counter()
+    real = verify.solve
+
+    def counting(formula, avail=None, patterns=None):
+        asked[(formula, tuple(sorted(patterns)) if patterns is not None else None)] += 1
+        return real(formula, patterns=patterns)
+
+    monkeypatch.setattr(verify, "solve", counting)
+    got = verify.Verifier(Inferencer(load_system([p]))).check_system()
+    assert asked and max(asked.values()) == 1, [n for n in asked.values() if n > 1]
+    # and the answers are those of solving every question afresh
+    monkeypatch.setattr(verify.Verifier, "solve_among", lambda self, f, pats: real(f, patterns=sorted(pats)))
+    fresh = verify.Verifier(Inferencer(load_system([p]))).check_system()
+    assert [g.as_json() for g in got["gaps"]] == [g.as_json() for g in fresh["gaps"]]
+    assert [o.as_json() for o in got["overlaps"]] == [o.as_json() for o in fresh["overlaps"]]
+    assert got["overlaps"] and got["nodes"] == fresh["nodes"]
