@@ -331,11 +331,16 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
         from concurrent.futures import ProcessPoolExecutor
 
         ctx = multiprocessing.get_context("spawn")  # no state shared by accident; the same on every platform
-        with ProcessPoolExecutor(max_workers=min(workers, nblocks), mp_context=ctx, initializer=_worker_init,
-                                 initargs=(inf.system, bidder.system)) as pool:
-            # in order, so that examples keep the order of the deals; chunks keep the pipes busy
-            for part in pool.map(_worker_block, [(b, deals, seed) for b in range(nblocks)], chunksize=1):
+        pool = ProcessPoolExecutor(max_workers=min(workers, nblocks), mp_context=ctx, initializer=_worker_init,
+                                   initargs=(inf.system, bidder.system))
+        try:
+            # in order, so that examples keep the order of the deals
+            for part in pool.map(_worker_block, [(b, deals, seed) for b in range(nblocks)]):
                 add(part)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # an interrupt does not wait for the queued blocks
+            raise
+        pool.shutdown()
     if progress and deals == 0:
         progress(0, 0)
     return out
