@@ -102,7 +102,8 @@ def main():
 
     target("auction text", n(8000), st.tuples(fz.auction_texts(), st.sampled_from("NESW")),
            lambda t, x: t.check(x, fz.check_auction_text, *x))
-    target("infer (command line)", n(2000), st.one_of(fz.auction_texts(), fz.legal_auctions().map(str)),
+    target("infer (command line)", n(2000), st.one_of(fz.auction_texts(), fz.legal_auctions().map(str),
+                                                      fz.pbn_texts()),
            lambda t, x: t.check(x, fz.check_cli_infer, x, inf, timed=True))
     target("infer --hand", n(1000), st.tuples(fz.legal_auctions().map(str), fz.hand_texts()),
            lambda t, x: t.check(x, fz.check_cli_infer, x[0], inf, "S:" + x[1], timed=True))

@@ -92,6 +92,9 @@ class AuctionError(ValueError):
 
     kind: str
     position: int | None
+    calls: list[str] | None = None
+    """For a call of a PBN auction section: the calls read before it (``AP`` written out) and
+    its token, which ``position`` indexes."""
 
     def __init__(self, message: str, kind: str, position: int | None = None) -> None:
         if kind not in _ERROR_KINDS:
@@ -410,17 +413,21 @@ class Auction:
             if not t:
                 continue
             i = len(auction)
-            if finished:
-                raise AuctionError(f"call {i + 1} {token!r} follows the end marker '*'", "syntax", i)
-            if t == "*":
-                finished = True
-            elif t.upper() == "AP":
-                if auction.is_complete:
-                    raise AuctionError(f"call {i + 1} 'AP' comes after the auction ended", "illegal", i)
-                while not auction.is_complete:
-                    auction = auction._extended(PASS)
-            else:
-                auction = auction._extended(_coerce(t, i, token))
+            try:
+                if finished:
+                    raise AuctionError(f"call {i + 1} {token!r} follows the end marker '*'", "syntax", i)
+                if t == "*":
+                    finished = True
+                elif t.upper() == "AP":
+                    if auction.is_complete:
+                        raise AuctionError(f"call {i + 1} 'AP' comes after the auction ended", "illegal", i)
+                    while not auction.is_complete:
+                        auction = auction._extended(PASS)
+                else:
+                    auction = auction._extended(_coerce(t, i, token))
+            except AuctionError as e:
+                e.calls = [str(c) for c in auction.calls] + [token]  # ``position`` indexes the token
+                raise
         return auction
 
     @property

@@ -123,7 +123,7 @@ def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool):
         auction = read_auction(text, dealer)
     except AuctionError as e:
         if as_json:
-            calls = None if _is_pbn(text) else split_calls(text)
+            calls = getattr(e, "calls", None) if _is_pbn(text) else split_calls(text)
             return json.dumps(_error_json(e.kind, str(e), e.position, calls, dealer or "N")), False
         return f"error ({e.kind}): {e}", False
     inf = inferencer.infer(auction, known)

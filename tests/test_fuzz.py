@@ -22,7 +22,7 @@ def test_auction_text(text, dealer):
 
 
 @settings(CI, max_examples=60)
-@given(st.one_of(fz.auction_texts(), fz.legal_auctions().map(str)))
+@given(st.one_of(fz.auction_texts(), fz.legal_auctions().map(str), fz.pbn_texts()))
 def test_infer_on_the_command_line(inferencer, text):
     fz.check_cli_infer(text, inferencer)
 

@@ -220,6 +220,10 @@ def test_a_pbn_auction_on_the_command_line(run):
     assert obj["auction"] == [str(c) for c in want.calls] == ["1S", "P", "2N", "P", "3C", "P", "P", "P"]
     status, out, _ = run("infer", "--json", '[Auction "W"] 1S P', "--dealer", "N")  # a contradiction
     assert status == 2 and json.loads(out)["error"]["kind"] == "syntax"
+    status, out, _ = run("infer", "--json", '[Auction "N"] 1S AP 2C')  # AP written out: 2C is call 5
+    obj = json.loads(out)
+    assert obj["error"]["kind"] == "illegal" and obj["auction"] == ["1S", "P", "P", "P", "2C"]
+    assert obj["auction"][obj["error"]["position"]] == "2C"
 
 
 def test_pbn_games_in_batch_input(run):
