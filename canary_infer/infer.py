@@ -134,6 +134,7 @@ class Inferencer:
         self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         self._cache: dict[tuple, Result] = {}
         self._by_identity: dict[tuple, tuple] = {}  # see _solve_seat
+        self._conflicts: dict[tuple, tuple[list[int], bool]] = {}
         self._text: dict[int, tuple] = {}
         if self.system.oracle is None:
             self.system.oracle = self._possible
@@ -244,11 +245,17 @@ class Inferencer:
         what the exact engine already knows: the seat's calls up to the first one after which
         no hand fits; ``minimal`` is then False, as it is when the core could not be shrunk
         to the end in time."""
-        from .cpsat import HandModel, SolverTimeout
-
         mine = [(c.index, c.formula) for c in calls
                 if c.seat == seat and c.defined and c.formula is not None and c.formula != TRUE]
         limit = self.conflict_seconds if time_limit is None else time_limit
+        key = (tuple(mine), avail, limit)
+        if key not in self._conflicts:  # a batch repeats its auctions: search once
+            self._conflicts[key] = self._explain(mine, avail, limit)
+        return self._conflicts[key]
+
+    def _explain(self, mine: list[tuple[int, Node]], avail: Available, limit: float) -> tuple[list[int], bool]:
+        from .cpsat import HandModel, SolverTimeout
+
         m = HandModel(avail)
         lits = [m.add(f) for _, f in mine]
         try:
