@@ -420,7 +420,7 @@ def cmd_infer_to(args) -> int:
     from .pbn import auction_section
 
     try:
-        auction = Auction.parse(" ".join(args.auction), dealer=args.dealer.upper())
+        auction = Auction.parse(" ".join(args.auction), dealer=(args.dealer or "N").upper())
     except AuctionError as e:
         return _fail(f"({e.kind}) {e}")
     system = _load_system(args)
