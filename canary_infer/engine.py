@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import SUITS
-from .expr import TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, feats
+from .expr import FALSE, TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, conj, disj, negate
 from .features import FEATURES, SMALL_CARDS, classes
 
 ALL_PATTERNS: tuple[tuple[int, int, int, int], ...] = tuple(
@@ -78,6 +78,22 @@ def _per_class(name: str, avail: Available, si: int) -> np.ndarray:
     return np.fromiter((f(int(n), int(m)) for n, m in zip(ls, ms, strict=True)), np.int64, len(ls))
 
 
+# Columns a caller may add to a plan for its own use (not looked at by the formula): how many
+# of each honour rank the hand holds, and how many honours (A K Q J) in all.
+AUX = {
+    "A": lambda n, m: int(bool(m & 1)), "K": lambda n, m: int(bool(m & 2)),
+    "Q": lambda n, m: int(bool(m & 4)), "J": lambda n, m: int(bool(m & 8)),
+    "honours": lambda n, m: bin(m & 15).count("1"),
+}
+
+
+@lru_cache(maxsize=256)
+def _per_aux(name: str, avail: Available, si: int) -> np.ndarray:
+    f = AUX[name]
+    ls, ms, _ = suit_classes(avail, si)
+    return np.fromiter((f(int(n), int(m)) for n, m in zip(ls, ms, strict=True)), np.int64, len(ls))
+
+
 # --------------------------------------------------------------------------- planning
 @dataclass(frozen=True)
 class Column:
@@ -87,19 +103,32 @@ class Column:
     cap: int  # values above cap are stored as cap
 
 
+_FEATS: dict[int, tuple[Node, frozenset]] = {}
+
+
+def _feats(n: Node) -> frozenset[Feat]:
+    """feats(n), remembered per node object while a plan is made (see make_plan)."""
+    hit = _FEATS.get(id(n))
+    if hit is not None and hit[0] is n:
+        return hit[1]
+    if isinstance(n, Cmp):
+        out = frozenset(f for _, f in n.terms)
+    elif isinstance(n, (Pattern, Shape)):
+        out = frozenset(Feat("len", s) for s in SUITS)
+    else:
+        out = frozenset().union(*(_feats(c) for c in n.children()))
+    _FEATS[id(n)] = (n, out)
+    return out
+
+
 def _local_suit(n: Node) -> str | None:
     """The one suit a formula looks at, if it looks at a single suit only (lengths included)."""
     if isinstance(n, (Pattern, Shape)):
         return None
-    fs = _feats(n)
-    suits = {f.suit for f in fs}
+    suits = {f.suit for f in _feats(n)}
     if len(suits) == 1 and None not in suits:
         return next(iter(suits))
     return None
-
-
-def _feats(n: Node) -> set[Feat]:
-    return feats(n)
 
 
 def _only_length(n: Node) -> bool:
@@ -132,7 +161,10 @@ def make_plan(formula: Node) -> tuple[Plan, Node]:
     for s in SUITS:
         plan.col(("len", s), BIG)
     plan.col(("hcp", None), BIG)
-    rewritten = _rewrite(formula, plan)
+    try:
+        rewritten = _rewrite(formula, plan)
+    finally:
+        _FEATS.clear()
     _numeric_columns(rewritten, plan)
     return plan, rewritten
 
@@ -291,6 +323,8 @@ def _contribution(col: Column, avail: Available, si: int) -> np.ndarray:
         if lsuit != suit:
             return np.zeros_like(ls)
         return _local_value(node, suit, ls, ms, avail, si).astype(np.int64)
+    if kind == "aux":
+        return _per_aux(col.key[1], avail, si)
     if kind == "count":
         _, how, parts = col.key
         out = np.zeros_like(ls)
@@ -303,6 +337,472 @@ def _contribution(col: Column, avail: Available, si: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- the programme
+# States are packed into one int64 each: every column gets a bit field (the suit lengths on
+# top, spades highest, then the HCP, then the other columns), so that adding a holding's
+# contribution to a state is one integer addition.  Three things keep the programme small:
+#
+# * a state whose length prefix no allowed pattern extends is dropped;
+# * a column that no pattern extending a state's length prefix looks at is zeroed, so that
+#   states differing only in it merge (the formula, once the lengths are known, often
+#   looks at the HCP alone);
+# * the last suit is never tabulated: its pairs are evaluated and summed straight into the
+#   answers (counts by pattern and HCP, and the completions of every third-suit state).
+
+PAT_CODE = np.array([(a << 12) | (b << 8) | (c << 4) | d for a, b, c, d in ALL_PATTERNS], np.int64)
+CODE_TO_PAT = np.full(1 << 16, -1, np.int64)
+CODE_TO_PAT[PAT_CODE] = np.arange(len(ALL_PATTERNS))
+PAT_LENGTHS = np.array(ALL_PATTERNS, np.int64)
+NHCP = 38  # HCP 0..37
+_PREFIX_MASK = [(0xFFFF << (16 - 4 * k)) & 0xFFFF for k in range(5)]
+
+
+@dataclass
+class Layout:
+    """Where each column of a plan lives in the packed state."""
+
+    plan: Plan
+    caps: np.ndarray
+    offs: np.ndarray
+    masks: np.ndarray
+    low: int  # offset of the length fields; ``key >> low`` is the 16-bit length code
+    recap: list[int]  # columns to bring back under their cap after each addition
+    base_bits: int  # the length and HCP fields, never zeroed
+
+    def column(self, keys: np.ndarray, j: int) -> np.ndarray:
+        return (keys >> int(self.offs[j])) & int(self.masks[j])
+
+    def field(self, j: int) -> int:
+        return int(self.masks[j]) << int(self.offs[j])
+
+    def pack(self, values: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(values), np.int64)
+        for j in range(values.shape[1]):
+            out |= values[:, j].astype(np.int64) << int(self.offs[j])
+        return out
+
+
+def _layout(plan: Plan, contribs: list[np.ndarray]) -> Layout | None:
+    """Bit fields for a plan; None if the state does not fit in 62 bits."""
+    cols = plan.columns
+    reach = sum(c.max(axis=0) for c in contribs).astype(np.int64)
+    caps = np.minimum(np.array([c.cap for c in cols], np.int64), reach)
+    most = np.maximum.reduce([c.max(axis=0) for c in contribs]).astype(np.int64)
+    len_cols = [plan.index[("len", s)] for s in SUITS]
+    hcp_col = plan.index[("hcp", None)]
+    widths = np.zeros(len(cols), np.int64)
+    recap = []
+    for j in range(len(cols)):
+        if j in len_cols:
+            widths[j] = 4
+        elif caps[j] >= reach[j]:
+            widths[j] = max(1, int(reach[j]).bit_length())
+        else:
+            widths[j] = max(1, int(caps[j] + min(caps[j], most[j])).bit_length())
+            recap.append(j)
+    order = [j for j in range(len(cols)) if j not in len_cols and j != hcp_col] + [hcp_col] + len_cols[::-1]
+    offs = np.zeros(len(cols), np.int64)
+    at = 0
+    for j in order:
+        offs[j] = at
+        at += int(widths[j])
+    if at > 62:
+        return None
+    masks = (np.ones(len(cols), np.int64) << widths) - 1
+    low = int(offs[len_cols[3]])
+    base = 0
+    for j in len_cols + [hcp_col]:
+        base |= int(masks[j]) << int(offs[j])
+    return Layout(plan, caps, offs, masks, low, recap, base)
+
+
+def _specialise(n: Node, plan: Plan, memo: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Per pattern, whether a (rewritten) formula is already true / already false by the
+    lengths alone: two boolean arrays over ALL_PATTERNS.  ``memo`` maps id(node) to
+    ((true, false), node, pure) for every node visited."""
+    key = id(n)
+    if key in memo:
+        return memo[key][0]
+    z = np.zeros(len(ALL_PATTERNS), bool)
+    if isinstance(n, ColTest):
+        out, pure = (z, z), False
+    elif isinstance(n, (Pattern, Shape)):
+        t = _pattern_truth(n)
+        out, pure = (t, ~t), True
+    elif isinstance(n, Cmp):
+        pure = all(f.name == "len" and f.suit for _, f in n.terms)
+        if pure:
+            t = _pattern_truth(n)
+            out = (t, ~t)
+        else:
+            out = (z, z)
+    elif isinstance(n, (And, Or)):
+        parts = [_specialise(c, plan, memo) for c in n.items]
+        pure = all(memo[id(c)][2] for c in n.items)
+        if isinstance(n, And):
+            out = (np.logical_and.reduce([p[0] for p in parts]) if parts else ~z,
+                   np.logical_or.reduce([p[1] for p in parts]) if parts else z)
+        else:
+            out = (np.logical_or.reduce([p[0] for p in parts]) if parts else z,
+                   np.logical_and.reduce([p[1] for p in parts]) if parts else ~z)
+    elif isinstance(n, Not):
+        t, f = _specialise(n.item, plan, memo)
+        out, pure = (f, t), memo[id(n.item)][2]
+    else:
+        raise TypeError(f"cannot specialise {n!r}")
+    memo[key] = (out, n, pure)
+    return out
+
+
+def _relevance(n: Node, plan: Plan, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Per pattern: can the formula hold (not false by the lengths alone), and which bits of
+    the state it still looks at (the length and HCP fields always)."""
+    memo: dict = {}
+    t, f = _specialise(n, plan, memo)
+    keep = np.full(len(ALL_PATTERNS), lay.base_bits, np.int64)
+
+    def walk(x: Node, live: np.ndarray):
+        if not live.any():
+            return
+        if isinstance(x, ColTest):
+            keep[live] |= lay.field(plan.index[x.key])
+            return
+        if isinstance(x, Cmp):
+            for _, ft in x.terms:
+                k = _feature_key(ft)
+                if k in plan.index:
+                    keep[live] |= lay.field(plan.index[k])
+            return
+        if memo[id(x)][2]:
+            return
+        for c in x.children():
+            ct, cf = _specialise(c, plan, memo)
+            walk(c, live & ~(ct | cf))
+
+    walk(n, ~(t | f))
+    return ~f, keep
+
+
+@dataclass
+class SuitStep:
+    """The distinct contributions of one suit's holding classes to the packed state."""
+
+    keys: np.ndarray  # (c,) packed contribution
+    counts: np.ndarray  # (c,) number of holdings
+    length: np.ndarray  # (c,) cards in the suit
+    of_class: np.ndarray  # class index -> contribution index
+
+
+@dataclass
+class SeatTable:
+    """One seat's programme: every state after 0..3 suits, and the exact answers.
+
+    ``ph[p, h]`` is the number of hands satisfying the formula with pattern ALL_PATTERNS[p]
+    and h HCP (float64: one seat's counts stay below 2**53, so they are exact)."""
+
+    formula: Node
+    avail: Available
+    layout: Layout
+    rewritten: Node
+    steps: list[SuitStep]
+    keys: list[np.ndarray]  # per level 0..3: sorted distinct states
+    counts: list[np.ndarray]
+    ph: np.ndarray
+    completions: np.ndarray  # per level-3 state: hands of the formula completing it
+    aux: np.ndarray | None  # counts by the aux columns' values (in the order asked for)
+    allowed: list[np.ndarray]  # per level 1..3: length prefixes kept
+    keep: list[np.ndarray]  # per level 1..3: the state bits still looked at, by length prefix
+    viable: np.ndarray  # per pattern: not excluded by the lengths alone
+
+    @property
+    def hands(self) -> float:
+        return float(self.ph.sum())
+
+    def result(self) -> Result:
+        by_pat = self.ph.sum(axis=1)
+        pats = {ALL_PATTERNS[i]: float(by_pat[i]) for i in np.flatnonzero(by_pat)}
+        hs = np.flatnonzero(self.ph.sum(axis=0))
+        return Result(pats, (int(hs[0]), int(hs[-1])) if len(hs) else None, float(by_pat.sum()))
+
+
+def _used(keys: np.ndarray, low: int) -> np.ndarray:
+    code = keys >> low
+    return (code >> 12) + ((code >> 8) & 15) + ((code >> 4) & 15) + (code & 15)
+
+
+def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
+    for j in lay.recap:
+        off, cap = int(lay.offs[j]), int(lay.caps[j])
+        v = (keys >> off) & int(lay.masks[j])
+        keys = keys - (np.maximum(v - cap, 0) << off)
+    return keys
+
+
+def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if len(keys) == 0:
+        return keys, counts
+    uniq, inv = np.unique(keys, return_inverse=True)
+    return uniq, np.bincount(inv.ravel(), weights=counts, minlength=len(uniq))
+
+
+_PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
+
+
+def _pairs(keys, counts, used, step: SuitStep, last: bool):
+    """Yield (row index, contribution index, summed keys) in chunks, length-feasible only."""
+    for n in np.unique(step.length):
+        rows = np.flatnonzero(used == 13 - n) if last else np.flatnonzero(used <= 13 - n)
+        if len(rows) == 0:
+            continue
+        cs = np.flatnonzero(step.length == n)
+        per = max(1, _PAIRS // len(cs))
+        for i in range(0, len(rows), per):
+            r = rows[i:i + per]
+            yield np.repeat(r, len(cs)), np.tile(cs, len(r)), (keys[r][:, None] + step.keys[cs][None, :]).ravel()
+
+
+def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> list[SuitStep]:
+    out = []
+    for si in range(4):
+        ls, _, cs = suit_classes(avail, si)
+        vals = np.minimum(contribs[si], lay.caps)
+        ck = lay.pack(vals)
+        uniq, inv = np.unique(ck, return_inverse=True)
+        cnt = np.bincount(inv.ravel(), weights=cs, minlength=len(uniq))
+        length = (uniq >> int(lay.offs[plan.index[("len", SUITS[si])]])) & 15
+        out.append(SuitStep(uniq, cnt, length, inv.ravel()))
+    return out
+
+
+def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = ()) -> SeatTable | None:
+    """Run the packed programme for a formula; None when its state does not fit 62 bits."""
+    plan, rewritten = make_plan(formula)
+    for name in aux:
+        plan.col(("aux", name), BIG)
+    contribs = [np.stack([_contribution(c, avail, si) for c in plan.columns], axis=1) for si in range(4)]
+    lay = _layout(plan, contribs)
+    if lay is None:
+        return None
+    viable, keep_p = _relevance(rewritten, plan, lay)
+    for name in aux:
+        keep_p |= lay.field(plan.index[("aux", name)])
+    if patterns is not None:
+        ok = np.zeros(len(ALL_PATTERNS), bool)
+        for p in patterns:
+            ok[CODE_TO_PAT[(p[0] << 12) | (p[1] << 8) | (p[2] << 4) | p[3]]] = True
+        viable &= ok
+    allowed, keep = [], []
+    for k in range(1, 4):
+        pref = PAT_CODE & _PREFIX_MASK[k]
+        a = np.zeros(1 << 16, bool)
+        a[pref[viable]] = True
+        m = np.zeros(1 << 16, np.int64)
+        np.bitwise_or.at(m, pref[viable], keep_p[viable])
+        allowed.append(a)
+        keep.append(m)
+    steps = _suit_steps(plan, lay, contribs, avail)
+    keys = np.zeros(1, np.int64)
+    counts = np.ones(1)
+    levels_k, levels_c = [keys], [counts]
+    for si in range(3):
+        used = _used(keys, lay.low)
+        out_k, out_c = [], []
+        for r, c, new in _pairs(keys, counts, used, steps[si], last=False):
+            new = _recap(new, lay)
+            code = new >> lay.low
+            ok = allowed[si][code]
+            new, r, c, code = new[ok], r[ok], c[ok], code[ok]
+            out_k.append(new & keep[si][code])
+            out_c.append(counts[r] * steps[si].counts[c])
+        if out_k:
+            keys, counts = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c))
+        else:
+            keys, counts = np.zeros(0, np.int64), np.zeros(0)
+        levels_k.append(keys)
+        levels_c.append(counts)
+    ph = np.zeros(len(ALL_PATTERNS) * NHCP)
+    completions = np.zeros(len(keys))
+    aux_cols = {name: plan.index[("aux", name)] for name in aux}
+    aux_shape = tuple(int(lay.caps[j]) + 1 for j in aux_cols.values())
+    aux_hist = np.zeros(int(np.prod(aux_shape)) if aux_cols else 0)
+    hcp_j = plan.index[("hcp", None)]
+    viable_code = np.zeros(1 << 16, bool)
+    viable_code[PAT_CODE[viable]] = True
+    used = _used(keys, lay.low)
+    evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
+    step = steps[3]
+    for n in np.unique(step.length):
+        rows = np.flatnonzero(used == 13 - n)
+        code = (keys[rows] >> lay.low) + n
+        good = viable_code[code]
+        rows, code = rows[good], code[good]
+        if len(rows) == 0:
+            continue
+        pidx_r = CODE_TO_PAT[code]
+        if evaluate is not None:
+            g = evaluate.gid[pidx_r]
+            order = np.argsort(g, kind="stable")
+            rows, pidx_r, g = rows[order], pidx_r[order], g[order]
+        cs = np.flatnonzero(step.length == n)
+        ck, cc = step.keys[cs], step.counts[cs]
+        per = max(1, _PAIRS // len(cs))
+        start = 0
+        while start < len(rows):
+            stop = min(len(rows), start + per)
+            if evaluate is not None:  # one group at a time
+                stop = min(stop, int(np.searchsorted(g, g[start], side="right")))
+                f = evaluate.formulas[int(g[start])]
+            else:
+                f = TRUE
+            if f != FALSE:
+                r = rows[start:stop]
+                new = (keys[r][:, None] + ck[None, :]).ravel()
+                w = np.tile(cc, len(r))
+                if f != TRUE:
+                    w = w * evaluate.truth_of(int(g[start]), new)
+                completions[r] += w.reshape(len(r), len(cs)).sum(axis=1)
+                pc = np.repeat(counts[r], len(cs)) * w
+                h = lay.column(new, hcp_j)
+                ph += np.bincount(np.repeat(pidx_r[start:stop], len(cs)) * NHCP + h, weights=pc, minlength=len(ph))
+                if aux_cols:
+                    acode = np.zeros(len(new), np.int64)
+                    for j in aux_cols.values():
+                        acode = acode * (int(lay.caps[j]) + 1) + lay.column(new, j)
+                    aux_hist += np.bincount(acode, weights=pc, minlength=len(aux_hist))
+            start = stop
+    return SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c,
+                     ph.reshape(len(ALL_PATTERNS), NHCP), completions,
+                     aux_hist.reshape(aux_shape) if aux_cols else None, allowed, keep, viable)
+
+
+class _Evaluator:
+    """A rewritten formula evaluated on packed states, one pattern group at a time.
+
+    Patterns on which the same sub-formulas are settled by the lengths alone share one
+    specialised formula (for a balanced pattern, "no opening" is often just an HCP test);
+    each state is evaluated with the small formula of its pattern's group."""
+
+    def __init__(self, n: Node, lay: Layout):
+        self.lay = lay
+        memo: dict = {}
+        t, f = _specialise(n, lay.plan, memo)
+        cols = [t, f]
+
+        def walk(x: Node, live: np.ndarray):  # constness of the nodes a live parent looks at
+            if not live.any() or memo[id(x)][2] or not isinstance(x, (And, Or, Not)):
+                return
+            for c in x.children():
+                ct, cf = memo[id(c)][0]
+                cols.extend((ct & live, cf & live))
+                walk(c, live & ~(ct | cf))
+
+        walk(n, ~(t | f))
+        sig = np.stack(cols, axis=1)
+        _, first, gid = np.unique(sig, axis=0, return_index=True, return_inverse=True)
+        index: dict[Node, int] = {}
+        merged = np.array([index.setdefault(self._specialised(n, int(p), memo), len(index)) for p in first])
+        self.gid = merged[gid.ravel()]
+        self.formulas = list(index)
+        self.tables = [self._table(f) for f in self.formulas]
+
+    def _columns(self, f: Node) -> list[int]:
+        plan = self.lay.plan
+        out: set[int] = set()
+
+        def walk(x):
+            if isinstance(x, ColTest):
+                out.add(plan.index[x.key])
+            elif isinstance(x, Cmp):
+                out.update(plan.index[_feature_key(ft)] for _, ft in x.terms)
+            for c in x.children():
+                walk(c)
+
+        walk(f)
+        return sorted(out)
+
+    def _table(self, f: Node):
+        """A truth table over the bits of the columns f looks at, when they are few."""
+        if f in (TRUE, FALSE):
+            return None
+        cols = self._columns(f)
+        widths = [int(self.lay.masks[j]).bit_length() for j in cols]
+        if sum(widths) > 16:
+            return None
+        size = 1 << sum(widths)
+        idx = np.arange(size, dtype=np.int64)
+        values, shifts, at = {}, [], 0
+        for j, w in zip(cols, widths, strict=True):
+            values[j] = (idx >> at) & ((1 << w) - 1)
+            shifts.append(at)
+            at += w
+        plan = self.lay.plan
+
+        def other(x: Node):
+            if isinstance(x, ColTest):
+                return _compare(values[plan.index[x.key]], x.op, x.value)
+            return None
+
+        table = _truth(f, size, lambda ft: values[plan.index[_feature_key(ft)]], other)
+        return table, cols, shifts
+
+    def _specialised(self, n: Node, p: int, memo: dict) -> Node:
+        (t, f), _, _ = memo[id(n)]
+        if t[p]:
+            return TRUE
+        if f[p]:
+            return FALSE
+        if isinstance(n, And):
+            return conj([self._specialised(c, p, memo) for c in n.items])
+        if isinstance(n, Or):
+            return disj([self._specialised(c, p, memo) for c in n.items])
+        if isinstance(n, Not):
+            return negate(self._specialised(n.item, p, memo))
+        return n
+
+    def __call__(self, keys: np.ndarray, pidx: np.ndarray) -> np.ndarray:
+        g = self.gid[pidx]
+        out = np.zeros(len(keys), bool)
+        order = np.argsort(g, kind="stable")
+        gs = g[order]
+        cuts = np.flatnonzero(np.diff(gs)) + 1
+        for s, e in zip(np.concatenate(([0], cuts)), np.concatenate((cuts, [len(gs)])), strict=True):
+            if s == e:
+                continue
+            f = self.formulas[int(gs[s])]
+            if f == TRUE:
+                out[order[s:e]] = True
+            elif f != FALSE:
+                rows = order[s:e]
+                out[rows] = self.truth_of(int(gs[s]), keys[rows])
+        return out
+
+    def truth_of(self, gi: int, keys: np.ndarray) -> np.ndarray:
+        t = self.tables[gi]
+        if t is None:
+            return self.truth(self.formulas[gi], keys)
+        table, cols, shifts = t
+        idx = np.zeros(len(keys), np.int64)
+        for j, s in zip(cols, shifts, strict=True):
+            idx |= self.lay.column(keys, j) << s
+        return table[idx]
+
+    def truth(self, f: Node, keys: np.ndarray) -> np.ndarray:
+        lay, plan = self.lay, self.lay.plan
+        cache: dict[int, np.ndarray] = {}
+
+        def col(j: int) -> np.ndarray:
+            if j not in cache:
+                cache[j] = lay.column(keys, j)
+            return cache[j]
+
+        def other(x: Node):
+            if isinstance(x, ColTest):
+                return _compare(col(plan.index[x.key]), x.op, x.value)
+            return None
+
+        return _truth(f, len(keys), lambda ft: col(plan.index[_feature_key(ft)]), other)
+
+
+# The programme for plans too wide to pack: rows of columns, deduplicated after each suit.
 @dataclass
 class Table:
     """Distinct column values reached by some hand, with the number of hands for each."""
@@ -527,6 +1027,14 @@ def solve(formula: Node, avail: Available = Available(), patterns=None) -> Resul
 
 
 def _solve(formula: Node, avail: Available, patterns) -> Result:
+    t = build_seat(formula, avail, patterns)
+    if t is not None:
+        return t.result()
+    return _solve_rows(formula, avail, patterns)
+
+
+def _solve_rows(formula: Node, avail: Available, patterns) -> Result:
+    """The row-based programme, for plans whose state does not pack into 62 bits."""
     plan, rewritten = make_plan(formula)
     table = build_table(plan, avail, patterns)
     if rewritten == TRUE:
