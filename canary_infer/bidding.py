@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .auction import SEATS, Auction, Call
 from .cards import Hand
 from .expr import TRUE, evaluate
-from .system import CallNode, System, walk
+from .system import CallNode, System, read_auction
 
 
 @dataclass
@@ -33,14 +33,16 @@ class Position:
     side: str  # "opening" (the tree describes this player's calls), "defence", or "none" (nobody bid yet)
 
 
-def position(system: System, auction: Auction) -> Position:
-    _, node, opener = walk(system, auction)
+def position(system: System, auction: Auction, we: str | None = None) -> Position:
+    """Where the player to call stands: in the opening tree if his side opened (or nobody has bid),
+    in the defence tree if the other side opened; no node if his pair does not play the system."""
+    reading = read_auction(system, auction, we)
     seat = auction.turn
     chair = (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
-    if opener is None:
-        return Position(seat, chair, node, "none")
-    side = "opening" if seat in (opener, SEATS[(SEATS.index(opener) + 2) % 4]) else "defence"
-    return Position(seat, chair, node if side == "opening" else None, side)
+    node, side = reading.position(system, seat)
+    if we is not None and seat not in we:
+        node = None
+    return Position(seat, chair, node, side)
 
 
 @dataclass
@@ -78,8 +80,13 @@ class BidResult:
 
 
 class Bidder:
-    def __init__(self, system: System):
+    """Chooses calls with the same constraints the inference reads.  ``inferencer`` (made on first
+    need) gives the ranges a player has shown, for calls that say 'maximum' or 'minimum'."""
+
+    def __init__(self, system: System, inferencer=None, we: str | None = None):
         self.system = system
+        self._inferencer = inferencer
+        self.we = we
 
     def options(self, pos: Position) -> list[CallNode]:
         if pos.node is None:
@@ -88,20 +95,33 @@ class Bidder:
         order = {"P": -3, "X": -2, "XX": -1}
         return sorted(opts, key=lambda c: order.get(c.call, Call.parse(c.call).rank or 0))
 
+    def _shown(self, auction: Auction, seat: str, features) -> dict:
+        if self._inferencer is None:
+            from .infer import Inferencer
+
+            self._inferencer = Inferencer(self.system, we=self.we)
+        inf = self._inferencer
+        return inf._shown(inf.read(auction), seat, features)
+
     def bid(self, hand: Hand, auction: Auction) -> BidResult:
         if auction.is_complete:
             return BidResult(auction.turn if auction.calls else auction.dealer, "undefined", [],
                              reason="the auction is over")
-        pos = position(self.system, auction)
+        pos = position(self.system, auction, self.we)
         opts = self.options(pos)
         if not opts:
-            why = ("the notes give the defenders' calls no meaning" if pos.side == "defence"
+            why = ("the notes give the defenders' calls no meaning here" if pos.side == "defence"
                    else "the notes define no call at this point")
+            if self.we is not None and pos.seat not in self.we:
+                why = "this pair does not play the system (--we)"
             return BidResult(pos.seat, "undefined", [], reason=why, side=pos.side)
-        ctx = {"chair": pos.chair}
+        ctx: dict = {"chair": pos.chair}
         cands = []
         for node in opts:
-            f = node.constraint(ctx)
+            c = dict(ctx)
+            if node.relative:
+                c["shown"] = self._shown(auction, pos.seat, node.relative)
+            f = node.constraint(c)
             cands.append(Candidate(node.call, node.meaning, node.source, f, evaluate(f, hand)))
         fits = [c.call for c in cands if c.fits]
         status = "ok" if len(fits) == 1 else ("none" if not fits else "several")

@@ -14,6 +14,8 @@ A constraint is a boolean formula over hand features, written the way the notes 
 * ``define`` names (from the system files) expand in place; their parameters are suits.
 * Numbers may be fractional (``1.5``, ``7.25``, ``1½``); comparisons are exact.
 * ``->`` is implication, ``,`` is a synonym of ``and``.
+* Suits compare by rank where a rule speaks of suit order: ``y above x``, ``y below x``,
+  ``y is x``, ``y is not x`` (true or false once the suit variables are bound).
 
 :func:`parse` turns text into an immutable AST of :class:`Node` objects with every suit
 variable resolved, and :func:`evaluate` computes a node exactly on a concrete hand.
@@ -61,6 +63,7 @@ suitset: NAME ("," NAME)*
 ?neg: "not" neg -> not_
     | comparison
 ?comparison: sum CMP sum -> cmp
+    | NAME SUITREL NAME -> suit_rel
     | sum "in" sum ".." sum -> in_range
     | "pattern" PATTERN ("|" PATTERN)* -> pattern
     | "shape" SHAPE ("|" SHAPE)* -> shape
@@ -76,6 +79,7 @@ suitset: NAME ("," NAME)*
     | "(" expr ")"
 QUANT.2: /(all|any)(?![A-Za-z_0-9])/
 CMP: ">=" | "<=" | "==" | "!=" | ">" | "<" | "="
+SUITREL.2: /(above|below|is\s+not|is)(?![A-Za-z_0-9])/
 ADDOP: "+" | "-"
 PATTERN: /[0-9x]{1,2}-[0-9x]{1,2}-[0-9x]{1,2}-[0-9x]{1,2}/
 SHAPE: /[0-9]{4}/
@@ -348,6 +352,14 @@ class Builder:
         if k == "cmp":
             a, op, b = t.children
             return self._cmp(self._lin(a, env, stack).add(self._lin(b, env, stack), -1), str(op))
+        if k == "suit_rel":
+            a, rel, b = t.children
+            x, y = self._suit(a, env), self._suit(b, env)
+            rel = " ".join(str(rel).split())
+            order = "CDHS"
+            truth = {"above": order.index(x) > order.index(y), "below": order.index(x) < order.index(y),
+                     "is": x == y, "is not": x != y}[rel]
+            return TRUE if truth else FALSE
         if k == "in_range":
             x, lo, hi = (self._lin(c, env, stack) for c in t.children)
             return conj([self._cmp(x.add(lo, -1), ">="), self._cmp(x.add(hi, -1), "<=")])

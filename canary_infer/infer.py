@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from .auction import SEATS, Auction
 from .cards import SUITS, Hand
 from .engine import Available, Result, solve
-from .expr import TRUE, Node, conj, evaluate
-from .system import CallNode, System, load_system, walk
+from .expr import TRUE, Node, conj, evaluate, feats
+from .system import CallNode, System, load_system, read_auction
 
 OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
 OFF_TREE = "the notes give this call no meaning at this point"
+NOT_PLAYING = "a call by the pair that does not play the system (--we): it adds nothing"
 
 
 @dataclass
@@ -39,6 +40,11 @@ class CallReading:
     node: CallNode | None = None
     formula: Node | None = None
     interpretation: str = ""
+    parts: tuple[Node, ...] = ()  # the formula line by line (what a later 'replaces' may withdraw)
+    replaces: tuple[str, ...] = ()
+    status: str = ""  # "undefined" where the notes say so, "extension" where only an extension defines it
+    trump: str | None = None  # the suit agreed after this call
+    forcing: bool = False
 
     def as_json(self) -> dict:
         out = {"seat": self.seat, "call": self.call, "defined": self.defined, "meaning": self.meaning}
@@ -48,6 +54,10 @@ class CallReading:
             out["interpretation"] = self.interpretation
         if self.formula is not None and self.formula != TRUE:
             out["constraint"] = str(self.formula)
+        if self.forcing:
+            out["forcing"] = True
+        if self.status and self.status != "defined":
+            out["status"] = self.status
         return out
 
 
@@ -95,32 +105,104 @@ def _pattern(p) -> str:
 
 
 class Inferencer:
-    """Reads auctions with a system and infers hands.  Results are cached per seat formula."""
+    """Reads auctions with a system and infers hands.  Results are cached per seat formula.
 
-    def __init__(self, system: System | None = None):
+    ``we`` ("NS" or "EW") says that only that pair plays the system; by default both do (the
+    side that opens is read with the opening tree, the other with the defence tree).  ``vul``
+    gives the vulnerability ("NS", "EW", "both" or "none"; unknown by default, when rules that
+    depend on it add nothing)."""
+
+    def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None):
         self.system = system or load_system()
+        if we is not None and we not in ("NS", "EW"):
+            raise ValueError(f"--we takes NS or EW, got {we!r}")
+        if vul is not None and vul not in ("NS", "EW", "both", "none"):
+            raise ValueError(f"vulnerability is NS, EW, both or none, got {vul!r}")
+        self.we, self.vul = we, vul
         self._cache: dict[tuple, Result] = {}
         self._text: dict[int, tuple] = {}
+        if self.system.oracle is None:
+            self.system.oracle = self._possible
+
+    def _possible(self, node: CallNode, formula: Node) -> bool:
+        """Whether the player answering after ``node`` can hold ``formula`` given his calls so far
+        (used where a schedule deletes steps that are impossible)."""
+        path = []
+        n = node
+        while n is not None and n.parent is not None:
+            path.append(n)
+            n = n.parent
+        answerer = node.index + (1 if node.is_opponents else 2)
+        mine = [x.constraint({"chair": x.chair}) for x in path if not x.is_opponents and x.defined
+                and (answerer - x.index) % 4 == 0]
+        return solve(conj(mine + [formula])).consistent
+
+    def _vul(self, seat: str) -> bool | None:
+        if self.vul is None:
+            return None
+        return self.vul == "both" or (self.vul != "none" and seat in self.vul)
 
     # ------------------------------------------------------------------ reading calls
     def read(self, auction: Auction) -> list[CallReading]:
-        """Look every call up in the call tree."""
+        """Look every call up in the call trees."""
         out: list[CallReading] = []
-        for st in walk(self.system, auction)[0]:
-            child = st.node
-            if st.side == "defence":
-                out.append(CallReading(st.index, st.seat, st.call, False,
-                                       OPPONENT_CALL if child is None else child.meaning))
-                continue
-            if child is None or not child.defined:
-                why = OFF_TREE
-                if child is not None and child.status == "undefined":
-                    why = f"not defined in the notes ({child.meaning or 'undefined'})"
-                out.append(CallReading(st.index, st.seat, st.call, False, why, child.source if child else ""))
-                continue
-            out.append(CallReading(st.index, st.seat, st.call, True, child.meaning, child.source, child,
-                                   child.constraint({"chair": st.chair}), child.interpretation))
+        for st in read_auction(self.system, auction, self.we).steps:
+            node = st.node if st.plays else None
+            if node is not None and node.defined:
+                ctx: dict = {"chair": st.chair}
+                v = self._vul(st.seat)
+                if v is not None:
+                    ctx["vul"] = v
+                if node.relative:
+                    ctx["shown"] = self._shown(out, st.seat, node.relative)
+                parts = tuple(node.constraint_parts(ctx))
+                reading = CallReading(st.index, st.seat, st.call, True, node.meaning, node.source, node,
+                                      conj(parts), node.interpretation, parts, node.replaces, node.status,
+                                      node.trump, node.forcing)
+            else:
+                if not st.plays:
+                    why, src = NOT_PLAYING, ""
+                elif node is not None and node.status in ("undefined", "extension"):
+                    why = (f"not defined in the notes ({node.meaning or 'undefined'})" if node.status == "undefined"
+                           else f"defined only by an extension, which is off ({node.meaning})")
+                    src = node.source
+                elif st.side == "defence" and node is None:
+                    why, src = OPPONENT_CALL, ""
+                else:
+                    why, src = OFF_TREE, node.source if node is not None else ""
+                reading = CallReading(st.index, st.seat, st.call, False, why, src, node,
+                                      status=node.status if node is not None else "")
+            other = st.other
+            if other is not None and other.defined:
+                # the other side's tree says something of this call (an opponent's call there)
+                if not reading.defined and st.side != "none":
+                    reading.meaning, reading.source = other.meaning, other.source
+                ctx = {"chair": st.chair}
+                extra = tuple(other.constraint_parts(ctx))
+                if extra:
+                    reading.parts += extra
+                    reading.formula = conj(reading.parts)
+                    reading.defined = True
+                    reading.node = reading.node or other
+                    if other.interpretation:
+                        reading.interpretation = (reading.interpretation + " " + other.interpretation).strip()
+            out.append(reading)
         return out
+
+    def _shown(self, calls: list[CallReading], seat: str, features: tuple[str, ...]) -> dict:
+        """The ranges the seat has shown so far, for calls that read 'maximum' or 'minimum'."""
+        res = self._solve_chain(self.seat_formulas(calls, seat), Available())
+        out = {}
+        if "hcp" in features and res.hcp:
+            out["hcp"] = tuple(res.hcp)
+        return out
+
+    def trump(self, calls: list[CallReading]) -> str | None:
+        """The suit agreed as trumps at the end of the auction (None if none is)."""
+        for c in reversed(calls):
+            if c.defined and c.node is not None and not c.node.is_opponents:
+                return c.trump
+        return None
 
     # ------------------------------------------------------------------ solving
     def _solve_chain(self, formulas: tuple[Node, ...], avail: Available) -> Result:
@@ -147,8 +229,17 @@ class Inferencer:
         return [c.index for c, lit in zip(mine, lits, strict=True) if lit.Index() in ids]
 
     def seat_formulas(self, calls: list[CallReading], seat: str) -> tuple[Node, ...]:
-        return tuple(c.formula for c in calls if c.seat == seat and c.defined and c.formula is not None
-                     and c.formula != TRUE)
+        """The formulas of one seat's calls, in order; a call that 'replaces' a feature withdraws
+        the earlier lines that limit it."""
+        per_call: list[list[Node]] = []
+        for c in calls:
+            if c.seat != seat or not c.defined or c.formula is None:
+                continue
+            if c.replaces:
+                gone = set(c.replaces)
+                per_call = [[p for p in parts if not {f.name for f in feats(p)} & gone] for parts in per_call]
+            per_call.append(list(c.parts) if c.parts else [c.formula])
+        return tuple(f for f in (conj(parts) for parts in per_call) if f != TRUE)
 
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""

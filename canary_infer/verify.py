@@ -48,6 +48,8 @@ class Finding:
         if self.kind == "overlap":
             out["unconstrained"] = self.unconstrained
             out["settled_by"] = self.settled_by
+        elif self.settled_by:
+            out["settled_by"] = self.settled_by
         if self.note:
             out["note"] = self.note
         return out
@@ -164,7 +166,8 @@ class Verifier:
         auction = auction_text(path_of(node), prefix)
         reach, ctx, _ = self.reach(node, prefix)
         base = self.solve(reach)
-        opts = [(c, c.constraint(ctx)) for c in self.options(node)]
+        # without what 'priority' lines add: an overlap the files settle stays visible, marked
+        opts = [(c, c.constraint(ctx, priorities=False)) for c in self.options(node)]
         gaps: list[Finding] = []
         found_overlaps: list[Finding] = []
         if cover is not None and base.consistent:
@@ -176,6 +179,17 @@ class Verifier:
                 checked = [c.call for c, _ in opts
                            if not (c.call == "P" and any(r.formula is None for r in c.rules))]
                 gaps.append(self._finding("gap", auction, checked, f, res, note=note))
+            settling = [c for c, _ in opts if c.settles]
+            if settling:  # hands only an 'unless' clause of the files gives a call: the notes' own gap
+                strict = [c.constraint(ctx, priorities=False, settled=False) for c, _ in opts
+                          if not (c.call == "P" and any(r.formula is None for r in c.rules))]
+                fs = conj([reach, cover, negate(disj(strict)), disj(real)])
+                res = self.solve(fs, base)
+                if res.consistent:
+                    why = "; ".join(f"{c.call}: {w}" for c in settling for w in c.settles)
+                    gaps.append(self._finding("gap", auction, [c.call for c in settling], fs, res,
+                                              note="the notes' words give these hands no call",
+                                              settled_by=why))
         if overlaps and base.consistent:
             each = {c.call: self.solve(conj([reach, f]), base) for c, f in opts}
             for (a, fa), (b, fb) in combinations(opts, 2):
