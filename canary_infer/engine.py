@@ -492,26 +492,25 @@ class SuitStep:
     of_class: np.ndarray  # class index -> contribution index
 
 
-@dataclass
 class SeatTable:
     """One seat's programme: every state after 0..3 suits, and the exact answers.
 
     ``ph[p, h]`` is the number of hands satisfying the formula with pattern ALL_PATTERNS[p]
-    and h HCP (float64: one seat's counts stay below 2**53, so they are exact)."""
+    and h HCP (float64: one seat's counts stay below 2**53, so they are exact).  ``aux`` is
+    the number of hands by the values of the aux columns asked for (and the HCP, last).
+    :meth:`sample` draws hands uniformly from those satisfying the formula."""
 
-    formula: Node
-    avail: Available
-    layout: Layout
-    rewritten: Node
-    steps: list[SuitStep]
-    keys: list[np.ndarray]  # per level 0..3: sorted distinct states
-    counts: list[np.ndarray]
-    ph: np.ndarray
-    completions: np.ndarray  # per level-3 state: hands of the formula completing it
-    aux: np.ndarray | None  # counts by the aux columns' values (in the order asked for)
-    allowed: list[np.ndarray]  # per level 1..3: length prefixes kept
-    keep: list[np.ndarray]  # per level 1..3: the state bits still looked at, by length prefix
-    viable: np.ndarray  # per pattern: not excluded by the lengths alone
+    def __init__(self, formula, avail, layout, rewritten, steps, keys, counts, allowed, keep, viable,
+                 viable_code, evaluate, aux_cols):
+        self.formula, self.avail, self.layout, self.rewritten = formula, avail, layout, rewritten
+        self.steps: list[SuitStep] = steps
+        self.keys: list[np.ndarray] = keys  # per level 0..3: sorted distinct states
+        self.counts: list[np.ndarray] = counts
+        self.allowed, self.keep = allowed, keep  # per level 1..3, by length prefix
+        self.viable, self.viable_code = viable, viable_code
+        self.evaluate: _Evaluator | None = evaluate
+        self.aux_cols = aux_cols
+        self._backward: dict = {}
 
     @property
     def hands(self) -> float:
@@ -522,6 +521,167 @@ class SeatTable:
         pats = {ALL_PATTERNS[i]: float(by_pat[i]) for i in np.flatnonzero(by_pat)}
         hs = np.flatnonzero(self.ph.sum(axis=0))
         return Result(pats, (int(hs[0]), int(hs[-1])) if len(hs) else None, float(by_pat.sum()))
+
+    # ------------------------------------------------------------------ the last suit
+    def _blocks(self, rows_of_level3: np.ndarray | None = None, pat_ok=None, hcp_ok=None):
+        """The last suit's pairs, one pattern group at a time: yields (rows, contribution
+        indices, summed keys as a (rows, contributions) block, weights of the same shape:
+        the holdings of the last suit where the formula (and the condition) holds)."""
+        lay, step = self.layout, self.steps[3]
+        keys = self.keys[3]
+        base = np.arange(len(keys)) if rows_of_level3 is None else rows_of_level3
+        used = _used(keys[base], lay.low)
+        hcp_j = lay.plan.index[("hcp", None)]
+        for n in np.unique(step.length):
+            rows = base[used == 13 - n]
+            code = (keys[rows] >> lay.low) + n
+            good = self.viable_code[code]
+            if pat_ok is not None:
+                good &= pat_ok[CODE_TO_PAT[code]]
+            rows, code = rows[good], code[good]
+            if len(rows) == 0:
+                continue
+            pidx = CODE_TO_PAT[code]
+            g = None
+            if self.evaluate is not None:
+                g = self.evaluate.gid[pidx]
+                order = np.argsort(g, kind="stable")
+                rows, pidx, g = rows[order], pidx[order], g[order]
+            cs = np.flatnonzero(step.length == n)
+            ck, cc = step.keys[cs], step.counts[cs]
+            per = max(1, _PAIRS // len(cs))
+            start = 0
+            while start < len(rows):
+                stop = min(len(rows), start + per)
+                gi = None
+                if g is not None:  # one group at a time
+                    stop = min(stop, int(np.searchsorted(g, g[start], side="right")))
+                    gi = int(g[start])
+                    if self.evaluate.formulas[gi] == FALSE:
+                        start = stop
+                        continue
+                r = rows[start:stop]
+                new = keys[r][:, None] + ck[None, :]
+                w = np.broadcast_to(cc, new.shape).copy()
+                if gi is not None and self.evaluate.formulas[gi] != TRUE:
+                    w *= self.evaluate.truth_of(gi, new.ravel()).reshape(new.shape)
+                if hcp_ok is not None:
+                    w *= hcp_ok[lay.column(new, hcp_j)]
+                yield r, pidx[start:stop], cs, new, w
+                start = stop
+
+    def finish(self) -> None:
+        lay = self.layout
+        hcp_j = lay.plan.index[("hcp", None)]
+        ph = np.zeros(len(ALL_PATTERNS) * NHCP)
+        completions = np.zeros(len(self.keys[3]))
+        shape = tuple(int(lay.caps[j]) + 1 for j in self.aux_cols) + (NHCP,)
+        aux = np.zeros(int(np.prod(shape))) if self.aux_cols else None
+        counts = self.counts[3]
+        for r, pidx, _, new, w in self._blocks():
+            completions[r] += w.sum(axis=1)
+            pc = (counts[r][:, None] * w).ravel()
+            h = lay.column(new, hcp_j).ravel()
+            ph += np.bincount((pidx[:, None] * NHCP + lay.column(new, hcp_j)).ravel(), weights=pc,
+                              minlength=len(ph))
+            if aux is not None:
+                code = np.zeros(new.size, np.int64)
+                for j in self.aux_cols:
+                    code = code * (int(lay.caps[j]) + 1) + lay.column(new, j).ravel()
+                aux += np.bincount(code * NHCP + h, weights=pc, minlength=len(aux))
+        self.ph = ph.reshape(len(ALL_PATTERNS), NHCP)
+        self.completions = completions
+        self.aux = aux.reshape(shape) if aux is not None else None
+
+    # ------------------------------------------------------------------ sampling
+    def _next(self, k: int, keys: np.ndarray) -> np.ndarray:
+        """Index in level k+1 of states reached by summed keys from level k (-1: none)."""
+        lay = self.layout
+        keys = _recap(keys, lay)
+        code = keys >> lay.low
+        ok = self.allowed[k][code]
+        keys = keys & self.keep[k][code]
+        nxt = self.keys[k + 1]
+        idx = np.searchsorted(nxt, keys)
+        idx = np.minimum(idx, len(nxt) - 1)
+        found = ok & (len(nxt) > 0) & (nxt[idx] == keys) if len(nxt) else np.zeros(len(keys), bool)
+        return np.where(found, idx, -1)
+
+    def backward(self, pat_ok=None, hcp_ok=None) -> list[np.ndarray]:
+        """Per level 0..3, the number of ways each state completes to a hand of the formula
+        (and the condition)."""
+        ck = (None if pat_ok is None else pat_ok.tobytes(), None if hcp_ok is None else hcp_ok.tobytes())
+        if ck in self._backward:
+            return self._backward[ck]
+        b3 = np.zeros(len(self.keys[3]))
+        for r, _, _, _, w in self._blocks(None, pat_ok, hcp_ok):
+            b3[r] += w.sum(axis=1)
+        out = [b3]
+        for k in (2, 1, 0):
+            keys, step, later = self.keys[k], self.steps[k], out[0]
+            used = _used(keys, self.layout.low)
+            b = np.zeros(len(keys))
+            for n in np.unique(step.length):
+                rows = np.flatnonzero(used <= 13 - n)
+                cs = np.flatnonzero(step.length == n)
+                if len(rows) == 0:
+                    continue
+                per = max(1, _PAIRS // len(cs))
+                for i in range(0, len(rows), per):
+                    r = rows[i:i + per]
+                    idx = self._next(k, (keys[r][:, None] + step.keys[cs][None, :]).ravel()).reshape(len(r), len(cs))
+                    v = np.where(idx >= 0, later[np.maximum(idx, 0)], 0.0) * step.counts[cs][None, :]
+                    b[r] += v.sum(axis=1)
+            out.insert(0, b)
+        self._backward[ck] = out
+        return out
+
+    def sample(self, n: int, rng: np.random.Generator, pat_ok=None, hcp_ok=None) -> np.ndarray | None:
+        """n hands drawn uniformly from those satisfying the formula (and the condition), as
+        (n, 4) indices into each suit's holding classes (:func:`suit_classes`); None if none."""
+        back = self.backward(pat_ok, hcp_ok)
+        if back[0][0] <= 0:
+            return None
+        state = np.zeros(n, np.int64)
+        chosen = np.zeros((n, 4), np.int64)
+        for k in range(4):
+            step = self.steps[k]
+            uniq, inv = np.unique(state, return_inverse=True)
+            inv = inv.ravel()
+            keys = self.keys[k][uniq]
+            new = keys[:, None] + step.keys[None, :]
+            used = _used(keys, self.layout.low)
+            if k < 3:
+                fits = (used[:, None] + step.length[None, :]) <= 13
+                idx = self._next(k, new.ravel()).reshape(new.shape)
+                w = np.where((idx >= 0) & fits, back[k + 1][np.maximum(idx, 0)], 0.0) * step.counts[None, :]
+            else:
+                w = np.zeros(new.shape)
+                pos = {int(u): i for i, u in enumerate(uniq)}
+                for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
+                    w[np.fromiter((pos[int(x)] for x in r), np.int64, len(r))[:, None], cs[None, :]] = ww
+                idx = None
+            cum = np.cumsum(w, axis=1)
+            target = rng.random(n) * cum[inv, -1]
+            pick = np.minimum((cum[inv] <= target[:, None]).sum(axis=1), w.shape[1] - 1)
+            chosen[:, k] = pick
+            if k < 3:
+                state = idx[inv, pick]
+        # from each suit's contribution to one of its holding classes, weighted by their counts
+        out = np.zeros((n, 4), np.int64)
+        for k in range(4):
+            step = self.steps[k]
+            _, _, cls_counts = suit_classes(self.avail, k)
+            order = np.argsort(step.of_class, kind="stable")
+            grp = step.of_class[order]
+            cum = np.cumsum(cls_counts[order])
+            starts = np.searchsorted(grp, np.arange(len(step.keys)))
+            before = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0.0)
+            c = chosen[:, k]
+            target = before[c] + rng.random(n) * step.counts[c]
+            pos = np.searchsorted(cum, target, side="right")
+            out[:, k] = order[np.minimum(pos, len(order) - 1)]
+        return out
 
 
 def _used(keys: np.ndarray, low: int) -> np.ndarray:
@@ -619,59 +779,13 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
             keys, counts = np.zeros(0, np.int64), np.zeros(0)
         levels_k.append(keys)
         levels_c.append(counts)
-    ph = np.zeros(len(ALL_PATTERNS) * NHCP)
-    completions = np.zeros(len(keys))
-    aux_cols = {name: plan.index[("aux", name)] for name in aux}
-    aux_shape = tuple(int(lay.caps[j]) + 1 for j in aux_cols.values())
-    aux_hist = np.zeros(int(np.prod(aux_shape)) if aux_cols else 0)
-    hcp_j = plan.index[("hcp", None)]
     viable_code = np.zeros(1 << 16, bool)
     viable_code[PAT_CODE[viable]] = True
-    used = _used(keys, lay.low)
     evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
-    step = steps[3]
-    for n in np.unique(step.length):
-        rows = np.flatnonzero(used == 13 - n)
-        code = (keys[rows] >> lay.low) + n
-        good = viable_code[code]
-        rows, code = rows[good], code[good]
-        if len(rows) == 0:
-            continue
-        pidx_r = CODE_TO_PAT[code]
-        if evaluate is not None:
-            g = evaluate.gid[pidx_r]
-            order = np.argsort(g, kind="stable")
-            rows, pidx_r, g = rows[order], pidx_r[order], g[order]
-        cs = np.flatnonzero(step.length == n)
-        ck, cc = step.keys[cs], step.counts[cs]
-        per = max(1, _PAIRS // len(cs))
-        start = 0
-        while start < len(rows):
-            stop = min(len(rows), start + per)
-            if evaluate is not None:  # one group at a time
-                stop = min(stop, int(np.searchsorted(g, g[start], side="right")))
-                f = evaluate.formulas[int(g[start])]
-            else:
-                f = TRUE
-            if f != FALSE:
-                r = rows[start:stop]
-                new = (keys[r][:, None] + ck[None, :]).ravel()
-                w = np.tile(cc, len(r))
-                if f != TRUE:
-                    w = w * evaluate.truth_of(int(g[start]), new)
-                completions[r] += w.reshape(len(r), len(cs)).sum(axis=1)
-                pc = np.repeat(counts[r], len(cs)) * w
-                h = lay.column(new, hcp_j)
-                ph += np.bincount(np.repeat(pidx_r[start:stop], len(cs)) * NHCP + h, weights=pc, minlength=len(ph))
-                if aux_cols:
-                    acode = np.zeros(len(new), np.int64)
-                    for j in aux_cols.values():
-                        acode = acode * (int(lay.caps[j]) + 1) + lay.column(new, j)
-                    aux_hist += np.bincount(acode, weights=pc, minlength=len(aux_hist))
-            start = stop
-    return SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c,
-                     ph.reshape(len(ALL_PATTERNS), NHCP), completions,
-                     aux_hist.reshape(aux_shape) if aux_cols else None, allowed, keep, viable)
+    t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, allowed, keep, viable, viable_code,
+                  evaluate, tuple(plan.index[("aux", name)] for name in aux))
+    t.finish()
+    return t
 
 
 class _Evaluator:
