@@ -500,13 +500,13 @@ class SeatTable:
     the number of hands by the values of the aux columns asked for (and the HCP, last).
     :meth:`sample` draws hands uniformly from those satisfying the formula."""
 
-    def __init__(self, formula, avail, layout, rewritten, steps, keys, counts, allowed, keep, viable,
+    def __init__(self, formula, avail, layout, rewritten, steps, keys, counts, shaper, viable,
                  viable_code, evaluate, aux_cols):
         self.formula, self.avail, self.layout, self.rewritten = formula, avail, layout, rewritten
         self.steps: list[SuitStep] = steps
         self.keys: list[np.ndarray] = keys  # per level 0..3: sorted distinct states
         self.counts: list[np.ndarray] = counts
-        self.allowed, self.keep = allowed, keep  # per level 1..3, by length prefix
+        self.shaper: _Shaper = shaper
         self.viable, self.viable_code = viable, viable_code
         self.evaluate: _Evaluator | None = evaluate
         self.aux_cols = aux_cols
@@ -537,7 +537,7 @@ class SeatTable:
             code = (keys[rows] >> lay.low) + n
             good = self.viable_code[code]
             if pat_ok is not None:
-                good &= pat_ok[CODE_TO_PAT[code]]
+                good &= pat_ok[CODE_TO_PAT[code]] > 0
             rows, code = rows[good], code[good]
             if len(rows) == 0:
                 continue
@@ -567,6 +567,8 @@ class SeatTable:
                     w *= self.evaluate.truth_of(gi, new.ravel()).reshape(new.shape)
                 if hcp_ok is not None:
                     w *= hcp_ok[lay.column(new, hcp_j)]
+                if pat_ok is not None and pat_ok.dtype.kind == "f":  # weights by pattern
+                    w *= pat_ok[pidx[start:stop]][:, None]
                 yield r, pidx[start:stop], cs, new, w
                 start = stop
 
@@ -580,6 +582,8 @@ class SeatTable:
         counts = self.counts[3]
         for r, pidx, _, new, w in self._blocks():
             completions[r] += w.sum(axis=1)
+            if aux is not None:
+                new = self.shaper.final(new)
             pc = (counts[r][:, None] * w).ravel()
             h = lay.column(new, hcp_j).ravel()
             ph += np.bincount((pidx[:, None] * NHCP + lay.column(new, hcp_j)).ravel(), weights=pc,
@@ -593,14 +597,37 @@ class SeatTable:
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
 
+    # ------------------------------------------------------------------ concrete hands
+    def holds(self, cls: np.ndarray) -> np.ndarray:
+        """The formula's truth on n concrete hands given as (n, 4) holding classes
+        (length * 64 + top-card mask), by the same packed evaluation as the programme."""
+        if not hasattr(self, "_class_index"):
+            self._class_index = []
+            for si in range(4):
+                ls, ms, _ = suit_classes(self.avail, si)
+                look = np.full(14 * 64, -1, np.int64)
+                look[ls * 64 + ms] = np.arange(len(ls))
+                self._class_index.append(look)
+        lay = self.layout
+        keys = np.zeros(len(cls), np.int64)
+        bad = np.zeros(len(cls), bool)
+        for si in range(4):
+            idx = self._class_index[si][cls[:, si]]
+            bad |= idx < 0
+            keys = keys + self.steps[si].keys[self.steps[si].of_class[np.maximum(idx, 0)]]
+            if si < 3:
+                keys = _recap(keys, lay)
+        code = keys >> lay.low
+        ok = ~bad & self.viable_code[code]
+        if self.evaluate is not None and ok.any():
+            sel = np.flatnonzero(ok)
+            ok[sel] = self.evaluate(keys[sel], CODE_TO_PAT[code[sel]])
+        return ok
+
     # ------------------------------------------------------------------ sampling
     def _next(self, k: int, keys: np.ndarray) -> np.ndarray:
         """Index in level k+1 of states reached by summed keys from level k (-1: none)."""
-        lay = self.layout
-        keys = _recap(keys, lay)
-        code = keys >> lay.low
-        ok = self.allowed[k][code]
-        keys = keys & self.keep[k][code]
+        keys, ok = self.shaper(k, keys)
         nxt = self.keys[k + 1]
         idx = np.searchsorted(nxt, keys)
         idx = np.minimum(idx, len(nxt) - 1)
@@ -613,16 +640,25 @@ class SeatTable:
         ck = (None if pat_ok is None else pat_ok.tobytes(), None if hcp_ok is None else hcp_ok.tobytes())
         if ck in self._backward:
             return self._backward[ck]
+        prefix_ok = None
+        if pat_ok is not None:  # only the states on the way to an allowed pattern
+            prefix_ok = []
+            for k in range(4):
+                a = np.zeros(1 << 16, bool)
+                a[PAT_CODE[pat_ok > 0] & _PREFIX_MASK[k]] = True
+                prefix_ok.append(a)
         b3 = np.zeros(len(self.keys[3]))
-        for r, _, _, _, w in self._blocks(None, pat_ok, hcp_ok):
+        rows3 = None if prefix_ok is None else np.flatnonzero(prefix_ok[3][self.keys[3] >> self.layout.low])
+        for r, _, _, _, w in self._blocks(rows3, pat_ok, hcp_ok):
             b3[r] += w.sum(axis=1)
         out = [b3]
         for k in (2, 1, 0):
             keys, step, later = self.keys[k], self.steps[k], out[0]
             used = _used(keys, self.layout.low)
             b = np.zeros(len(keys))
+            on_way = np.ones(len(keys), bool) if prefix_ok is None else prefix_ok[k][keys >> self.layout.low]
             for n in np.unique(step.length):
-                rows = np.flatnonzero(used <= 13 - n)
+                rows = np.flatnonzero((used <= 13 - n) & on_way)
                 cs = np.flatnonzero(step.length == n)
                 if len(rows) == 0:
                     continue
@@ -638,7 +674,10 @@ class SeatTable:
 
     def sample(self, n: int, rng: np.random.Generator, pat_ok=None, hcp_ok=None) -> np.ndarray | None:
         """n hands drawn uniformly from those satisfying the formula (and the condition), as
-        (n, 4) indices into each suit's holding classes (:func:`suit_classes`); None if none."""
+        (n, 4) indices into each suit's holding classes (:func:`suit_classes`); None if none.
+
+        ``pat_ok`` (booleans by pattern) or ``hcp_ok`` (by HCP) restrict the hands; float
+        ``pat_ok`` weighs each pattern instead (1 / its count: every pattern equally likely)."""
         back = self.backward(pat_ok, hcp_ok)
         if back[0][0] <= 0:
             return None
@@ -733,11 +772,19 @@ def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> l
     return out
 
 
-def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = ()) -> SeatTable | None:
-    """Run the packed programme for a formula; None when its state does not fit 62 bits."""
+def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = (),
+               lite: int | None = None) -> SeatTable | None:
+    """Run the packed programme for a formula; None when its state does not fit 62 bits.
+
+    ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``).  With
+    ``lite=t`` the aux columns are ("honours", "A", "K", "Q", "J"): the honour count capped
+    at t, and which honours only while fewer than t are held (what the cards left to the other
+    seats look like at the top, where it can matter), so that few states are added."""
     plan, rewritten = make_plan(formula)
+    if lite is not None:
+        aux = ("honours", "A", "K", "Q", "J")
     for name in aux:
-        plan.col(("aux", name), BIG)
+        plan.col(("aux", name), lite if (lite is not None and name == "honours") else BIG)
     contribs = [np.stack([_contribution(c, avail, si) for c in plan.columns], axis=1) for si in range(4)]
     lay = _layout(plan, contribs)
     if lay is None:
@@ -760,6 +807,11 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
         allowed.append(a)
         keep.append(m)
     steps = _suit_steps(plan, lay, contribs, avail)
+    lite_rule = None
+    if lite is not None:
+        hj = plan.index[("aux", "honours")]
+        lite_rule = (hj, lite, sum(lay.field(plan.index[("aux", r)]) for r in "AKQJ"))
+    shaper = _Shaper(lay, allowed, keep, lite_rule)
     keys = np.zeros(1, np.int64)
     counts = np.ones(1)
     levels_k, levels_c = [keys], [counts]
@@ -767,12 +819,9 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
         used = _used(keys, lay.low)
         out_k, out_c = [], []
         for r, c, new in _pairs(keys, counts, used, steps[si], last=False):
-            new = _recap(new, lay)
-            code = new >> lay.low
-            ok = allowed[si][code]
-            new, r, c, code = new[ok], r[ok], c[ok], code[ok]
-            out_k.append(new & keep[si][code])
-            out_c.append(counts[r] * steps[si].counts[c])
+            new, ok = shaper(si, new)
+            out_k.append(new[ok])
+            out_c.append(counts[r[ok]] * steps[si].counts[c[ok]])
         if out_k:
             keys, counts = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c))
         else:
@@ -782,10 +831,37 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     viable_code = np.zeros(1 << 16, bool)
     viable_code[PAT_CODE[viable]] = True
     evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
-    t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, allowed, keep, viable, viable_code,
+    t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
                   evaluate, tuple(plan.index[("aux", name)] for name in aux))
     t.finish()
     return t
+
+
+class _Shaper:
+    """What happens to a state after a suit is added: capped columns back under their caps,
+    dropped if no allowed pattern extends its lengths, unlooked-at columns zeroed."""
+
+    def __init__(self, lay: Layout, allowed, keep, lite_rule):
+        self.lay, self.allowed, self.keep, self.lite = lay, allowed, keep, lite_rule
+
+    def __call__(self, k: int, keys: np.ndarray):
+        keys = _recap(keys, self.lay)
+        code = keys >> self.lay.low
+        ok = self.allowed[k][code]
+        keys = keys & self.keep[k][code]
+        if self.lite is not None:
+            keys = self.final(keys)
+        return keys, ok
+
+    def final(self, keys: np.ndarray) -> np.ndarray:
+        """The lite honour columns of full hands: which honours only below the honour cap."""
+        if self.lite is None:
+            return keys
+        hj, t, bits = self.lite
+        v = self.lay.column(keys, hj)
+        keys = np.where(v >= t, keys & ~np.int64(bits), keys)
+        off = int(self.lay.offs[hj])
+        return keys - (np.maximum(v - t, 0) << off)
 
 
 class _Evaluator:

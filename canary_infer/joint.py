@@ -1,0 +1,608 @@
+"""The deal-level engine: what every seat can hold, given every seat's calls and the 52 cards.
+
+Each seat's calls give a formula over its own hand (:mod:`canary_infer.engine` solves one seat
+exactly); the four hands share the deck, so every seat's answer depends on the others'.  A
+:class:`Joint` takes the formulas of the seats whose calls constrain them, and optionally my
+own hand, and answers for all four seats:
+
+* **ranges and pattern sets**, exact: every reported bound and pattern is attained by some deal
+  consistent with all the calls, and nothing consistent is left out;
+* **distributions** (suit lengths, HCP, patterns) with the exact integer counts of deals behind
+  them where the computation is exact, else estimated from the exact sampler with a standard
+  error;
+* **questions** in the constraint language ("what is the chance that North holds 4+ hearts");
+* **deals** drawn uniformly from all consistent deals (:meth:`Joint.sample`).
+
+Which cases are exact
+---------------------
+*No constrained unseen seat, or one* (every uncontested auction once my hand is known, and any
+auction where only one side's calls say anything): a deal is a hand of the constrained seat X
+and a random split of what it leaves.  X's table (counts by pattern, HCP and the honours it
+holds by rank) gives every seat's distribution exactly by combinatorics: the others' patterns
+by the per-suit hypergeometric product over X's patterns, their HCP by what X leaves of each
+honour rank.  All counts are exact integers (they pass 2**53: computed in float64 and modulo
+2**64 at once, then put together).
+
+*Two or more constrained unseen seats* (competition, passes that deny openings): the ranges
+and pattern sets are still exact.  An outer bound comes from the seats' own answers and the
+deck (suit lengths and HCP add up: per pattern, the other seats' least and most HCP); an inner
+bound from deals actually drawn (witnesses), first at random, then aimed at each pattern or
+bound not yet seen.  Where the two meet, the answer is proven; what is left is decided by the
+card-level CP-SAT model of the whole deal within a time limit, and anything still open is
+reported (kept in the answer, so nothing consistent is left out) as not proven.  Distributions
+and questions are then estimated from the exact sampler, with their standard errors.
+
+    >>> from canary_infer.expr import parse
+    >>> j = Joint({"N": parse("hcp >= 20")})
+    >>> j.seat("N").hcp, j.seat("E").hcp, j.exact
+    ((20, 37), (0, 20), True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from .cards import RANKS, SEATS, SUITS, Deal, Hand
+from .engine import (
+    ALL_PATTERNS,
+    NHCP,
+    PAT_LENGTHS,
+    Available,
+    SeatTable,
+    _truth,
+    build_seat,
+    suit_classes,
+)
+from .expr import FALSE, TRUE, Cmp, Node, Pattern, Shape, conj, evaluate
+from .features import FEATURES, SMALL_CARDS, TOP
+
+RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
+CARD_HCP = np.tile(RANK_HCP, 4)  # card index = suit * 13 + rank (A=0 .. 2=12)
+CARD_SUIT = np.repeat(np.arange(4), 13)
+CARD_RANK = np.tile(np.arange(13), 4)
+_BITS = np.array([1 << r if r < 6 else 0 for r in range(13)], np.int64)
+_PAT_INDEX = {p: i for i, p in enumerate(ALL_PATTERNS)}
+_TWO64 = 1 << 64
+
+
+# --------------------------------------------------------------------------- exact big counts
+class Big:
+    """Nonnegative integer arrays too large for float64, kept twice: as float64 (close) and as
+    uint64 (exact modulo 2**64); together they give the exact integers.  Sums and products of
+    nonnegative terms keep the float close enough (relative error ~1e-12, far below 2**62)."""
+
+    __slots__ = ("f", "m")
+
+    def __init__(self, f: np.ndarray, m: np.ndarray):
+        self.f, self.m = f, m
+
+    @classmethod
+    def of(cls, a) -> Big:
+        a = np.asarray(a)
+        return cls(a.astype(np.float64), np.rint(a).astype(np.uint64) if a.dtype.kind == "f" else a.astype(np.uint64))
+
+    def dot(self, other: Big, axes) -> Big:
+        with np.errstate(over="ignore"):
+            return Big(np.tensordot(self.f, other.f, axes), np.tensordot(self.m, other.m, axes))
+
+    def ints(self) -> list[int]:
+        out = []
+        for fv, mv in zip(self.f.ravel().tolist(), self.m.ravel().tolist(), strict=True):
+            k = round((fv - mv) / _TWO64)
+            out.append(mv + k * _TWO64)
+        return out
+
+
+def _multinomial(cards: int, hands: int) -> int:
+    """Ways to deal ``cards`` cards into ``hands`` hands of 13 (cards == 13 * hands)."""
+    out = 1
+    for k in range(hands):
+        out *= math.comb(cards - 13 * k, 13)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _free_hcp(comp: tuple[int, int, int, int], cards: int) -> np.ndarray:
+    """HCP distribution (counts, float64 exact) of a 13-card hand drawn from ``cards`` cards
+    holding comp = (aces, kings, queens, jacks)."""
+    a, k, q, j = comp
+    small = cards - sum(comp)
+    out = np.zeros(NHCP)
+    for a2 in range(a + 1):
+        for k2 in range(k + 1):
+            for q2 in range(q + 1):
+                for j2 in range(j + 1):
+                    n = a2 + k2 + q2 + j2
+                    if n > 13 or 13 - n > small:
+                        continue
+                    h = 4 * a2 + 3 * k2 + 2 * q2 + j2
+                    out[h] += (math.comb(a, a2) * math.comb(k, k2) * math.comb(q, q2) * math.comb(j, j2)
+                               * math.comb(small, 13 - n))
+    return out
+
+
+def _top13(comp, cards: int) -> tuple[int, int]:
+    """Least and most HCP of a 13-card hand from ``cards`` cards holding comp honours."""
+    values = [4] * comp[0] + [3] * comp[1] + [2] * comp[2] + [1] * comp[3]
+    values += [0] * (cards - len(values))
+    values.sort()
+    return sum(values[:13]), sum(values[-13:])
+
+
+# --------------------------------------------------------------------------- hands as arrays
+def _feature_table(name: str) -> np.ndarray:
+    f = FEATURES[name].per_suit
+    t = np.zeros(14 * 64, np.int64)
+    for n in range(14):
+        for m in range(64):
+            if 0 <= n - bin(m).count("1") <= SMALL_CARDS:
+                t[n * 64 + m] = f(n, m)
+    return t
+
+
+_TABLES: dict[str, np.ndarray] = {}
+
+
+def _table(name: str) -> np.ndarray:
+    if name not in _TABLES:
+        _TABLES[name] = _feature_table(name)
+    return _TABLES[name]
+
+
+def classes_of(owner: np.ndarray, seat: int) -> np.ndarray:
+    """(n, 4) holding classes (length * 64 + top-card mask) of one seat in n deals."""
+    held = (owner == seat).reshape(len(owner), 4, 13)
+    lengths = held.sum(axis=2)
+    masks = (held * _BITS.reshape(1, 1, 13)).sum(axis=2)
+    return lengths * 64 + masks
+
+
+def holds(formula: Node, cls: np.ndarray) -> np.ndarray:
+    """The exact truth of a formula on n hands given as (n, 4) holding classes."""
+    if formula == TRUE:
+        return np.ones(len(cls), bool)
+    cache: dict = {}
+
+    def column(f):
+        key = (f.name, f.suit)
+        if key not in cache:
+            t = _table(f.name)
+            if f.suit is not None:
+                cache[key] = t[cls[:, SUITS.index(f.suit)]]
+            else:
+                cache[key] = t[cls].sum(axis=1)
+        return cache[key]
+
+    return _truth(formula, len(cls), column)
+
+
+def hand_of(owner_row: np.ndarray, seat: int) -> Hand:
+    idx = np.flatnonzero(owner_row == seat)
+    return Hand([(SUITS[i // 13], RANKS[i % 13]) for i in idx])
+
+
+def deal_of(owner_row: np.ndarray) -> Deal:
+    return Deal({s: hand_of(owner_row, k) for k, s in enumerate(SEATS)})
+
+
+def _card_mask(hand: Hand) -> np.ndarray:
+    m = np.zeros(52, bool)
+    for s, r in hand.cards:
+        m[SUITS.index(s) * 13 + RANKS.index(r)] = True
+    return m
+
+
+def _available(unseen: np.ndarray) -> Available:
+    hon, small = [], []
+    for si in range(4):
+        u = unseen[si * 13:(si + 1) * 13]
+        hon.append(int(sum(1 << r for r in range(6) if u[r])))
+        small.append(int(u[6:].sum()))
+    return Available(tuple(hon), tuple(small))
+
+
+def _length_only(f: Node) -> bool:
+    if isinstance(f, (Pattern, Shape)):
+        return True
+    if isinstance(f, Cmp):
+        return all(ft.name == "len" and ft.suit for _, ft in f.terms)
+    return all(_length_only(c) for c in f.children())
+
+
+def _hcp_only(f: Node) -> bool:
+    if isinstance(f, (Pattern, Shape)):
+        return False
+    if isinstance(f, Cmp):
+        return all(ft.name == "hcp" and ft.suit is None for _, ft in f.terms)
+    return all(_hcp_only(c) for c in f.children())
+
+
+# --------------------------------------------------------------------------- answers
+@dataclass
+class SeatView:
+    """What one seat can hold in the deals consistent with the whole auction."""
+
+    seat: str
+    hcp: tuple[int, int] | None
+    patterns: dict[tuple[int, int, int, int], float]  # pattern -> weight (deals, or deals drawn)
+    proven: bool = True
+    unproven: list[str] = field(default_factory=list)
+    known: bool = False
+
+    @property
+    def consistent(self) -> bool:
+        return bool(self.patterns)
+
+    def lengths(self) -> dict[str, tuple[int, int]] | None:
+        if not self.patterns:
+            return None
+        return {s: (min(p[i] for p in self.patterns), max(p[i] for p in self.patterns))
+                for i, s in enumerate(SUITS)}
+
+
+@dataclass
+class Distribution:
+    """One seat's distributions: counts of deals by each suit's length, HCP and pattern.
+
+    Exact (``exact``) counts are integers of deals out of ``total``; otherwise they are the
+    counts among ``total`` deals drawn by the exact sampler, and ``se`` gives each
+    probability's standard error."""
+
+    lengths: dict[str, dict[int, int]]
+    hcp: dict[int, int]
+    patterns: dict[str, int]
+    total: int
+    exact: bool
+
+    def probabilities(self) -> dict:
+        t = self.total or 1
+        return {"lengths": {s: {str(k): v / t for k, v in d.items()} for s, d in self.lengths.items()},
+                "hcp": {str(k): v / t for k, v in self.hcp.items()},
+                "patterns": {k: v / t for k, v in self.patterns.items()}}
+
+    def counts(self) -> dict:
+        return {"lengths": {s: {str(k): v for k, v in d.items()} for s, d in self.lengths.items()},
+                "hcp": {str(k): v for k, v in self.hcp.items()},
+                "patterns": dict(self.patterns)}
+
+    def standard_errors(self) -> dict | None:
+        if self.exact:
+            return None
+        t = self.total or 1
+
+        def se(v):
+            p = v / t
+            return math.sqrt(p * (1 - p) / t)
+
+        return {"lengths": {s: {str(k): se(v) for k, v in d.items()} for s, d in self.lengths.items()},
+                "hcp": {str(k): se(v) for k, v in self.hcp.items()},
+                "patterns": {k: se(v) for k, v in self.patterns.items()}}
+
+
+def _distribution(pattern_counts: list[int] | np.ndarray, hcp_counts: list[int] | np.ndarray,
+                  total: int, exact: bool) -> Distribution:
+    pats, lens = {}, {s: {} for s in SUITS}
+    for i, c in enumerate(pattern_counts):
+        c = int(c)
+        if c:
+            p = ALL_PATTERNS[i]
+            pats["-".join(map(str, p))] = c
+            for si, s in enumerate(SUITS):
+                lens[s][p[si]] = lens[s].get(p[si], 0) + c
+    hcp = {h: int(c) for h, c in enumerate(hcp_counts) if int(c)}
+    order = sorted(pats, key=lambda k: -pats[k])
+    return Distribution({s: dict(sorted(d.items())) for s, d in lens.items()}, hcp, {k: pats[k] for k in order},
+                        total, exact)
+
+
+@dataclass
+class Answer:
+    """The probability that a seat's hand satisfies a formula, over the consistent deals."""
+
+    question: str
+    seat: str
+    count: int
+    of: int
+    exact: bool
+    se: float | None = None
+
+    @property
+    def probability(self) -> float:
+        return self.count / self.of if self.of else 0.0
+
+    def as_json(self) -> dict:
+        out = {"question": self.question, "probability": self.probability, "count": self.count, "of": self.of,
+               "exact": self.exact}
+        if self.se is not None:
+            out["standard_error"] = self.se
+        return out
+
+
+# --------------------------------------------------------------------------- the engine
+class Joint:
+    """Joint inference over the four hands.
+
+    ``formulas``: seat -> the formula of its calls (seats absent, or TRUE, are unconstrained);
+    ``known``: (seat, hand) for my own hand; ``tables``: single-seat tables already solved
+    for these formulas over the unseen cards (they are built when missing); ``seed`` makes the
+    sampling behind estimates and witnesses reproducible; ``budget`` bounds, in seconds, the
+    search for witnesses and proofs when two or more unseen seats are constrained."""
+
+    def __init__(self, formulas: dict[str, Node], known: tuple[str, Hand] | None = None,
+                 tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = 2.0):
+        self.known = known
+        self.unseen = np.ones(52, bool)
+        if known is not None:
+            self.unseen &= ~_card_mask(known[1])
+        self.avail = _available(self.unseen)
+        self.formulas = {s: f for s, f in formulas.items() if f != TRUE and (known is None or s != known[0])}
+        self.unseen_seats = [s for s in SEATS if known is None or s != known[0]]
+        self.constrained = [s for s in self.unseen_seats if s in self.formulas]
+        self.free = [s for s in self.unseen_seats if s not in self.formulas]
+        self.seed, self.budget = seed, budget
+        self.tables: dict[str, SeatTable] = {}
+        aux = ("A", "K", "Q", "J") if len(self.constrained) == 1 else ()
+        for s in self.constrained:
+            t = (tables or {}).get(s)
+            if t is None or (aux and t.aux is None):
+                t = build_seat(self.formulas[s], self.avail, aux=aux)
+            if t is None:
+                raise ValueError(f"the constraints of {s} are too wide for the packed engine")
+            self.tables[s] = t
+        self._views: dict[str, SeatView] | None = None
+        self._exact: dict | None = None
+        self._sample_cache: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def exact(self) -> bool:
+        """Whether distributions, counts and questions are exact (at most one constrained
+        unseen seat); ranges and patterns are exact in every case that is proven."""
+        return len(self.constrained) <= 1
+
+    @property
+    def consistent(self) -> bool:
+        if self.known is not None and self.known[0] in self.formulas:
+            pass
+        return all(t.hands > 0 for t in self.tables.values()) and self._joint_possible()
+
+    def _joint_possible(self) -> bool:
+        views = self._seat_views()
+        return all(v.consistent for v in views.values())
+
+    def _u_lengths(self) -> np.ndarray:
+        return self.unseen.reshape(4, 13).sum(axis=1)
+
+    def _u_comp(self) -> tuple[int, int, int, int]:
+        u = self.unseen.reshape(4, 13)
+        return tuple(int(u[:, r].sum()) for r in range(4))
+
+    @property
+    def deals(self) -> int | None:
+        """The exact number of deals consistent with the calls (and my hand), if known."""
+        if not self.exact:
+            return None
+        return self._exact_counts()["deals"]
+
+    # ------------------------------------------------------------------ exact path (m <= 1)
+    def _exact_counts(self) -> dict:
+        if self._exact is not None:
+            return self._exact
+        nu = int(self.unseen.sum())
+        u = self._u_lengths()
+        out: dict = {"pattern": {}, "hcp": {}}
+        nfree = len(self.free)
+        if not self.constrained:
+            total = _multinomial(nu, nfree)
+            rest = _multinomial(nu - 13, nfree - 1)
+            free_t = build_seat(TRUE, self.avail)
+            pc = [int(round(x)) * rest for x in free_t.ph.sum(axis=1)]
+            hc = [int(round(x)) * rest for x in free_t.ph.sum(axis=0)]
+            for s in self.free:
+                out["pattern"][s], out["hcp"][s] = pc, hc
+            out["deals"] = total
+        else:
+            (x,) = self.constrained
+            t = self.tables[x]
+            m_f = _multinomial(nu - 13, nfree)
+            m_rest = _multinomial(nu - 26, nfree - 1)
+            out["pattern"][x] = [int(round(v)) * m_f for v in t.ph.sum(axis=1)]
+            out["hcp"][x] = [int(round(v)) * m_f for v in t.ph.sum(axis=0)]
+            out["deals"] = int(round(t.hands)) * m_f
+            # the free seats' patterns: X's pattern counts times the hypergeometric product
+            n_q = np.zeros((14, 14, 14, 14))
+            ph = t.ph.sum(axis=1)
+            for i in np.flatnonzero(ph):
+                n_q[ALL_PATTERNS[i]] = ph[i]
+            big = Big.of(n_q)
+            for si in range(4):
+                b = np.zeros((14, 14))
+                for q in range(14):
+                    for p in range(14):
+                        if q <= u[si] and p <= u[si] - q:
+                            b[q, p] = math.comb(int(u[si]) - q, p)
+                big = big.dot(Big.of(b), ([0], [0]))  # the contracted axis moves to the end
+            vals = Big(big.f[tuple(PAT_LENGTHS.T)], big.m[tuple(PAT_LENGTHS.T)]).ints()
+            free_p = [v * m_rest for v in vals]
+            # the free seats' HCP: from what X leaves of each honour rank
+            comp = t.aux.sum(axis=-1)  # (aces, kings, queens, jacks) of X
+            cu = self._u_comp()
+            idx = np.argwhere(comp > 0)
+            nr = nu - 13
+            d = np.array([_free_hcp(tuple(int(cu[r] - c[r]) for r in range(4)), nr) for c in idx])
+            n_c = comp[tuple(idx.T)]
+            free_h = [v * m_rest for v in Big.of(n_c).dot(Big.of(d), ([0], [0])).ints()]
+            for s in self.free:
+                out["pattern"][s], out["hcp"][s] = free_p, free_h
+        self._exact = out
+        return out
+
+    # ------------------------------------------------------------------ ranges and patterns
+    def seat(self, seat: str) -> SeatView:
+        return self._seat_views()[seat]
+
+    def _seat_views(self) -> dict[str, SeatView]:
+        if self._views is not None:
+            return self._views
+        views: dict[str, SeatView] = {}
+        if self.known is not None:
+            s, h = self.known
+            views[s] = SeatView(s, (h.hcp, h.hcp), {h.lengths: 1.0}, known=True)
+        if self.exact:
+            ex = self._exact_counts()
+            for s in self.unseen_seats:
+                pc, hc = ex["pattern"][s], ex["hcp"][s]
+                pats = {ALL_PATTERNS[i]: float(c) for i, c in enumerate(pc) if c}
+                hs = [h for h, c in enumerate(hc) if c]
+                views[s] = SeatView(s, (hs[0], hs[-1]) if hs else None, pats)
+            if ex["deals"] == 0:
+                for s in self.unseen_seats:
+                    views[s] = SeatView(s, None, {})
+        else:
+            from .bounds import joint_views
+
+            views.update(joint_views(self))
+        self._views = views
+        return views
+
+    # ------------------------------------------------------------------ distributions
+    def distribution(self, seat: str, samples: int = 20000) -> Distribution:
+        """Counts by suit length, HCP and pattern for one seat (exact, or from samples)."""
+        if self.known is not None and seat == self.known[0]:
+            h = self.known[1]
+            pc = [0] * len(ALL_PATTERNS)
+            pc[_PAT_INDEX[h.lengths]] = 1
+            hc = [0] * NHCP
+            hc[h.hcp] = 1
+            return _distribution(pc, hc, 1, True)
+        if self.exact:
+            ex = self._exact_counts()
+            return _distribution(ex["pattern"][seat], ex["hcp"][seat], ex["deals"], True)
+        owner = self.drawn(samples)
+        k = SEATS.index(seat)
+        cls = classes_of(owner, k)
+        lens = cls // 64
+        pidx = np.array([_PAT_INDEX[tuple(r)] for r in lens.tolist()], np.int64) if len(owner) else np.zeros(0, int)
+        pc = np.bincount(pidx, minlength=len(ALL_PATTERNS))
+        hc = np.bincount((owner == k).astype(np.int64) @ CARD_HCP, minlength=NHCP) if len(owner) else np.zeros(NHCP)
+        return _distribution(pc, hc, len(owner), False)
+
+    # ------------------------------------------------------------------ questions
+    def ask(self, seat: str, formula: Node, question: str = "", samples: int = 20000) -> Answer:
+        """The probability that ``seat``'s hand satisfies ``formula`` in a consistent deal."""
+        question = question or f"{seat}: {formula}"
+        if self.known is not None and seat == self.known[0]:
+            ok = evaluate(formula, self.known[1])
+            return Answer(question, seat, int(ok), 1, True)
+        if self.exact:
+            ex = self._exact_counts()
+            total = ex["deals"]
+            nu = int(self.unseen.sum())
+            if seat in self.constrained:
+                t = build_seat(conj([self.formulas[seat], formula]), self.avail)
+                if t is not None:
+                    return Answer(question, seat, int(round(t.hands)) * _multinomial(nu - 13, len(self.free)),
+                                  total, True)
+            elif not self.constrained:
+                t = build_seat(formula, self.avail)
+                if t is not None:
+                    return Answer(question, seat, int(round(t.hands)) * _multinomial(nu - 13, len(self.free) - 1),
+                                  total, True)
+            elif _length_only(formula):
+                pc = ex["pattern"][seat]
+                ok = holds(formula, PAT_LENGTHS * 64)
+                return Answer(question, seat, sum(c for c, o in zip(pc, ok, strict=True) if o), total, True)
+            elif _hcp_only(formula):
+                hc = ex["hcp"][seat]
+                ok = _truth(formula, NHCP, lambda f: np.arange(NHCP))
+                return Answer(question, seat, sum(c for c, o in zip(hc, ok, strict=True) if o), total, True)
+        owner = self.drawn(samples)
+        if len(owner) == 0:
+            return Answer(question, seat, 0, 0, False, None)
+        hit = holds(formula, classes_of(owner, SEATS.index(seat)))
+        p = float(hit.mean())
+        return Answer(question, seat, int(hit.sum()), len(owner), False, math.sqrt(p * (1 - p) / len(owner)))
+
+    # ------------------------------------------------------------------ dealing
+    def drawn(self, n: int) -> np.ndarray:
+        """n deals from the exact sampler (seeded), kept for the estimates."""
+        if self._sample_cache is None or len(self._sample_cache) < n:
+            self._sample_cache = self.sample(n, np.random.default_rng(self.seed))
+        return self._sample_cache[:n]
+
+    def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None) -> np.ndarray:
+        """n deals drawn uniformly from the deals consistent with the calls (and my hand), as
+        an (n, 52) array of seat indices (card index = suit * 13 + rank, ace first).
+
+        One constrained seat (the one with fewest hands) is drawn by construction from its
+        table; the others are dealt at random from what is left, and a deal where another
+        constrained seat's hand does not fit its calls is drawn again.  Every consistent deal
+        is thus equally likely.  Fewer than n deals come back only if ``time_limit`` runs out
+        (or no deal is consistent)."""
+        if n <= 0:
+            return np.zeros((0, 52), np.int8)
+        start = time.perf_counter()
+        known_seat = SEATS.index(self.known[0]) if self.known else None
+        anchor = min(self.constrained, key=lambda s: self.tables[s].hands) if self.constrained else None
+        if anchor is not None and self.tables[anchor].hands <= 0:
+            return np.zeros((0, 52), np.int8)
+        others = [s for s in self.constrained if s != anchor]
+        out, got = [], 0
+        batch = max(256, n)
+        while got < n:
+            owner = np.full((batch, 52), -1, np.int8)
+            if known_seat is not None:
+                owner[:, ~self.unseen] = known_seat
+            if anchor is not None:
+                cls = self.tables[anchor].sample(batch, rng)
+                self._place(owner, cls, SEATS.index(anchor), rng)
+            rest = [SEATS.index(s) for s in self.unseen_seats if s != anchor]
+            self._deal_rest(owner, rest, rng)
+            ok = np.ones(batch, bool)
+            for s in others:
+                ok &= self.tables[s].holds(classes_of(owner, SEATS.index(s)))
+            out.append(owner[ok])
+            got += int(ok.sum())
+            if time_limit is not None and time.perf_counter() - start > time_limit:
+                break
+            rate = max(ok.mean(), 1e-4)
+            batch = int(min(200_000, max(256, (n - got) / rate * 1.1)))
+        res = np.concatenate(out)[:n] if out else np.zeros((0, 52), np.int8)
+        return res
+
+    def _place(self, owner: np.ndarray, cls: np.ndarray, seat: int, rng: np.random.Generator) -> None:
+        """Give a seat the cards of sampled holding classes (small cards at random among the
+        unseen ones of each suit)."""
+        n = len(owner)
+        for si in range(4):
+            ls, ms, _ = suit_classes(self.avail, si)
+            length, mask = ls[cls[:, si]], ms[cls[:, si]]
+            for r in range(6):
+                has = (mask >> r) & 1 == 1
+                owner[has, si * 13 + r] = seat
+            small = [si * 13 + r for r in range(6, 13) if self.unseen[si * 13 + r]]
+            if not small:
+                continue
+            k = length - np.array([bin(int(m)).count("1") for m in range(64)])[mask]
+            order = np.argsort(rng.random((n, len(small))), axis=1)
+            take = order < k[:, None]
+            cols = np.array(small)
+            owner[:, cols] = np.where(take, seat, owner[:, cols])
+
+    def _deal_rest(self, owner: np.ndarray, seats: list[int], rng: np.random.Generator) -> None:
+        """Deal the cards nobody holds yet, 13 to each of ``seats``, uniformly at random."""
+        n = len(owner)
+        keys = rng.random((n, 52))
+        keys[owner >= 0] = 2.0
+        order = np.argsort(keys, axis=1)
+        for k, s in enumerate(seats):
+            cards = order[:, 13 * k:13 * (k + 1)]
+            np.put_along_axis(owner, cards, np.int8(s), axis=1)
+
+
+__all__ = ["Joint", "SeatView", "Distribution", "Answer", "classes_of", "holds", "deal_of", "hand_of", "FALSE", "TOP"]
