@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .auction import SEATS, Auction
 from .cards import SUITS, Hand
-from .engine import Available, Result, solve
+from .engine import Available, Result, SeatTable, build_seat, solve
 from .expr import TRUE, Node, conj, evaluate, feats
 from .system import CallNode, System, load_system, read_auction
 
@@ -63,25 +63,45 @@ class CallReading:
 
 @dataclass
 class SeatInference:
-    """What one seat can hold."""
+    """What one seat can hold, in the deals consistent with every seat's calls (and my hand).
+
+    ``hcp``, ``lengths`` and ``patterns`` are joint: every bound and pattern is attained by a
+    consistent deal (``proven``; else ``unproven`` lists what could not be settled in time and
+    is kept, so that nothing consistent is left out).  ``hands`` is the number of this seat's
+    hands that fit its own calls, from the unseen cards."""
 
     consistent: bool
     hcp: tuple[int, int] | None
     lengths: dict[str, tuple[int, int]] | None
     patterns: list[str]
-    hands: float  # number of 13-card hands (from the cards unseen) that fit
+    hands: float  # number of 13-card hands (from the cards unseen) that fit the seat's own calls
     known: bool = False  # the asker's own hand
     conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
+    proven: bool = True
+    unproven: list[str] = field(default_factory=list)
+    distribution: object | None = None  # a joint.Distribution when probabilities were asked for
 
     def as_json(self) -> dict:
-        return {
+        out = {
             "consistent": self.consistent,
             "hcp": list(self.hcp) if self.hcp else None,
             "lengths": {s: list(v) for s, v in self.lengths.items()} if self.lengths else None,
             "patterns": self.patterns,
             "hands": int(self.hands),
             **({"conflict": self.conflict} if self.conflict is not None else {}),
+            "proven": self.proven,
         }
+        if self.unproven:
+            out["unproven"] = self.unproven
+        d = self.distribution
+        if d is not None:
+            out["probabilities"] = d.probabilities()
+            out["counts"] = d.counts()
+            out["exact"] = d.exact
+            if not d.exact:
+                out["samples"] = d.total
+                out["standard_errors"] = d.standard_errors()
+        return out
 
 
 @dataclass
@@ -89,15 +109,25 @@ class Inference:
     auction: Auction
     calls: list[CallReading]
     hands: dict[str, SeatInference] = field(default_factory=dict)
+    deals: int | None = None  # deals consistent with all the calls (and my hand), when known exactly
+    exact: bool = True  # whether distributions and questions are exact (else estimated from samples)
+    asks: list = field(default_factory=list)  # joint.Answer for each --ask
+    no_deal: bool = False  # each seat's calls fit alone, but no deal fits them all
 
     def as_json(self) -> dict:
-        return {
+        out = {
             "auction": [str(c) for c in self.auction.calls],
             "dealer": self.auction.dealer,
             "calls": [c.as_json() for c in self.calls],
             "hands": {s: self.hands[s].as_json() for s in SEATS},
+            "deals": self.deals,
             "error": None,
         }
+        if self.asks:
+            out["asks"] = [a.as_json() for a in self.asks]
+        if self.no_deal:
+            out["no_deal"] = True
+        return out
 
 
 def _pattern(p) -> str:
@@ -112,8 +142,10 @@ class Inferencer:
     gives the vulnerability ("NS", "EW", "both" or "none"; unknown by default, when rules that
     depend on it add nothing)."""
 
-    def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None):
+    def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
+                 budget: float = 2.0):
         self.system = system or load_system()
+        self.budget = budget  # seconds for proofs when two or more unseen seats are constrained
         if we is not None and we not in ("NS", "EW"):
             raise ValueError(f"--we takes NS or EW, got {we!r}")
         if vul is not None and vul not in ("NS", "EW", "both", "none"):
@@ -209,13 +241,29 @@ class Inferencer:
         key = (formulas, avail)
         if key in self._cache:
             return self._cache[key]
-        if len(formulas) > 1:
+        t = self._table_chain(formulas, avail)
+        if t is not None:
+            res = t.result()
+        elif len(formulas) > 1:
             parent = self._solve_chain(formulas[:-1], avail)
             res = solve(conj(formulas), avail, patterns=list(parent.patterns)) if parent.patterns else parent
         else:
             res = solve(formulas[0] if formulas else TRUE, avail)
         self._cache[key] = res
         return res
+
+    def _table_chain(self, formulas: tuple[Node, ...], avail: Available, aux: tuple = ()) -> SeatTable | None:
+        """A seat's table for its calls so far, pruned to the patterns its earlier calls allow."""
+        key = ("table", formulas, avail, aux)
+        if key in self._cache:
+            return self._cache[key]
+        patterns = None
+        if len(formulas) > 1:
+            parent = self._solve_chain(formulas[:-1], avail)
+            patterns = list(parent.patterns)
+        t = build_seat(conj(formulas) if formulas else TRUE, avail, patterns, aux=aux)
+        self._cache[key] = t
+        return t
 
     def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
         """Positions of a set of the seat's calls that no hand can satisfy together (CP-SAT core)."""
@@ -250,21 +298,70 @@ class Inferencer:
             hit = self._text[key] = (res, pats, res.lengths())
         return hit[1], hit[2]
 
-    def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
+    def infer(self, auction: Auction, known: tuple[str, Hand] | None = None, prob: bool = False,
+              asks: list[tuple[str, str, Node]] | None = None, samples: int = 20000) -> Inference:
+        """What every seat can hold after the auction (and with my hand, if given).
+
+        With ``prob``, each seat also gets its distributions (exact where the deal-level
+        engine is, else from ``samples`` deals drawn); ``asks`` are (question text, seat,
+        formula) whose probabilities are wanted."""
+        from .joint import Joint
+
         calls = self.read(auction)
         inf = Inference(auction, calls)
         avail = Available.excluding(known[1]) if known else Available()
+        formulas = {seat: self.seat_formulas(calls, seat) for seat in SEATS}
+        unseen = [s for s in SEATS if not (known and known[0] == s)]
+        constrained = [s for s in unseen if formulas[s]]
+        aux = ("A", "K", "Q", "J") if len(constrained) == 1 else ()
+        tables, single = {}, {}
         for seat in SEATS:
-            formulas = self.seat_formulas(calls, seat)
             if known and known[0] == seat:
                 hand = known[1]
-                ok = all(evaluate(f, hand) for f in formulas)
+                ok = all(evaluate(f, hand) for f in formulas[seat])
                 lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
                 inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
                 continue
-            res = self._solve_chain(formulas, avail)
-            pats, lengths = self._described(res)
-            inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
+            res = self._solve_chain(formulas[seat], avail)
+            single[seat] = res
+            if seat in constrained:
+                t = self._table_chain(formulas[seat], avail, aux)
+                if t is None:
+                    tables = None
+                elif tables is not None:
+                    tables[seat] = t
             if not res.consistent:
-                inf.hands[seat].conflict = self.conflict(calls, seat, avail)
+                pats, lengths = self._described(res)
+                inf.hands[seat] = SeatInference(False, None, None, [], 0.0,
+                                                conflict=self.conflict(calls, seat, avail))
+        if any(not single[s].consistent for s in single) or tables is None:
+            # a seat's own calls contradict each other (or the formulas are too wide to pack):
+            # the seats' own answers
+            for seat, res in single.items():
+                if seat not in inf.hands:
+                    pats, lengths = self._described(res)
+                    inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
+            inf.deals = 0 if any(not single[s].consistent for s in single) else None
+            inf.exact = False
+            return inf
+        joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget)
+        inf.exact = joint.exact
+        inf.deals = joint.deals
+        for seat in unseen:
+            v = joint.seat(seat)
+            res = single[seat]
+            weight = {p: (w, res.patterns.get(p, 0.0)) for p, w in v.patterns.items()}
+            pats = [_pattern(p) for p, _ in sorted(weight.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))]
+            si = SeatInference(v.consistent, v.hcp, v.lengths(), pats, res.hands, proven=v.proven,
+                               unproven=list(v.unproven))
+            if prob and v.consistent:
+                si.distribution = joint.distribution(seat, samples)
+            inf.hands[seat] = si
+        if prob and known:
+            inf.hands[known[0]].distribution = joint.distribution(known[0], samples)
+        if not all(inf.hands[s].consistent for s in unseen):
+            inf.no_deal = True
+            inf.deals = 0
+        for text, seat, f in asks or []:
+            inf.asks.append(joint.ask(seat, f, text, samples))
         return inf
