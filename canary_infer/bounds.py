@@ -322,7 +322,7 @@ def joint_views(j) -> dict:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
     from .joint import _PAT_INDEX, CARD_HCP, SeatView, classes_of
 
-    deadline = time.perf_counter() + j.budget
+    deadline = time.process_time() + j.budget
     outer = outer_bounds(j)
     if any(not o[0].any() for o in outer.values()):
         return {s: SeatView(s, None, {}) for s in j.unseen_seats}
@@ -397,7 +397,7 @@ def joint_views(j) -> dict:
         return model
 
     def left() -> float:
-        return deadline - time.perf_counter()
+        return deadline - time.process_time()
 
     cand = {s: [int(i) for i in np.flatnonzero(outer[s][0])] for s in j.unseen_seats}
     by_pat = {s: search.table(s).ph.sum(axis=1) for s in j.unseen_seats}

@@ -323,6 +323,77 @@ class Answer:
         return out
 
 
+# --------------------------------------------------------------------------- dealing by shape
+_GRID = np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)
+_COMB = np.array([[math.comb(n, k) for k in range(14)] for n in range(14)], np.float64)
+
+
+class _ShapePlan:
+    """The seats whose calls look at suit lengths only, dealt exactly from what is left.
+
+    ``ways[i][cell]`` is the number of ways to deal seats i, i+1, ... (lengths only) from cards
+    with per-suit counts given by the cell of the 14^4 grid, the seats after them taking the
+    rest (only the cells with the right number of cards are filled)."""
+
+    def __init__(self, j: Joint, seats: list[str], rest_seats: int):
+        self.j, self.seats = j, seats
+        self.u = j._u_lengths()
+        cells = np.stack(np.meshgrid(*[np.arange(14)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
+        cells = cells[(cells <= self.u).all(axis=1)]
+        self.pats = {s: np.flatnonzero(j.tables[s].ph.sum(axis=1) > 0) for s in seats}
+        after = 13 * rest_seats  # cards left once these seats are dealt
+        last = np.zeros(14 ** 4)
+        at = cells[cells.sum(axis=1) == after]
+        last[at @ _GRID] = 1.0
+        self.ways = [last]
+        for k in range(len(seats) - 1, -1, -1):
+            s, nxt = seats[k], self.ways[0]
+            w = np.zeros(14 ** 4)
+            here = cells[cells.sum(axis=1) == after + 13 * (len(seats) - k)]
+            for i in self.pats[s]:
+                p = PAT_LENGTHS[i]
+                r = here[(here >= p).all(axis=1)]
+                if len(r):
+                    w[r @ _GRID] += _COMB[r, p].prod(axis=1) * nxt[(r - p) @ _GRID]
+            self.ways.insert(0, w)
+
+    def total(self) -> float:
+        return float(self.ways[0][self.u @ _GRID])
+
+    def anchor_weights(self) -> np.ndarray:
+        """Per pattern of the anchor: the ways to deal these seats from what it leaves."""
+        left = self.u[None, :] - PAT_LENGTHS
+        ok = (left >= 0).all(axis=1)
+        w = np.zeros(len(ALL_PATTERNS))
+        w[ok] = self.ways[0][left[ok] @ _GRID]
+        return w
+
+    def place(self, owner: np.ndarray, rng: np.random.Generator) -> None:
+        """Give each of these seats a pattern (weighted by the ways to go on) and random cards of
+        those lengths among the cards nobody holds yet."""
+        n = len(owner)
+        for k, s in enumerate(self.seats):
+            free = (owner < 0).reshape(n, 4, 13)
+            r = free.sum(axis=2)
+            p = PAT_LENGTHS[self.pats[s]]  # (P, 4)
+            want = np.zeros((n, 4), np.int64)
+            codes, inv = np.unique(r @ _GRID, return_inverse=True)
+            inv = inv.ravel()
+            for g in range(len(codes)):
+                members = np.flatnonzero(inv == g)
+                rg = r[members[0]]
+                fits = (p <= rg).all(axis=1)
+                w = np.where(fits, _COMB[rg[None, :], np.minimum(p, 13)].prod(axis=1), 0.0)
+                w[fits] *= self.ways[k + 1][(rg - p[fits]) @ _GRID]
+                cum = np.cumsum(w)
+                pick = np.minimum(np.searchsorted(cum, rng.random(len(members)) * cum[-1], side="right"), len(p) - 1)
+                want[members] = p[pick]
+            keys = np.where(free, rng.random((n, 4, 13)), 2.0)
+            rank = np.argsort(np.argsort(keys, axis=2), axis=2)
+            take = rank < want[:, :, None]
+            owner[take.reshape(n, 52)] = SEATS.index(s)
+
+
 # --------------------------------------------------------------------------- the engine
 class Joint:
     """Joint inference over the four hands.
@@ -539,19 +610,32 @@ class Joint:
         """n deals drawn uniformly from the deals consistent with the calls (and my hand), as
         an (n, 52) array of seat indices (card index = suit * 13 + rank, ace first).
 
-        One constrained seat (the one with fewest hands) is drawn by construction from its
-        table; the others are dealt at random from what is left, and a deal where another
-        constrained seat's hand does not fit its calls is drawn again.  Every consistent deal
-        is thus equally likely.  Fewer than n deals come back only if ``time_limit`` runs out
-        (or no deal is consistent)."""
+        By construction where it can be: the constrained seat with fewest hands among those
+        whose calls look at more than suit lengths (the anchor) is drawn from its table, each
+        hand weighted by the number of ways the seats whose calls look at lengths only can
+        then be dealt; those seats then draw their patterns from what is left (weighted the
+        same way) and their cards at random.  The free seats take the rest.  Any other
+        constrained seat is dealt with the rest and the deal drawn again if its hand does not
+        fit its calls.  Every consistent deal is thus equally likely.  Fewer than n deals come
+        back only if ``time_limit`` runs out (or no deal is consistent)."""
         if n <= 0:
             return np.zeros((0, 52), np.int8)
         start = time.perf_counter()
         known_seat = SEATS.index(self.known[0]) if self.known else None
-        anchor = min(self.constrained, key=lambda s: self.tables[s].hands) if self.constrained else None
-        if anchor is not None and self.tables[anchor].hands <= 0:
+        if any(t.hands <= 0 for t in self.tables.values()):
             return np.zeros((0, 52), np.int8)
-        others = [s for s in self.constrained if s != anchor]
+        shaped = [s for s in self.constrained if _length_only(self.formulas[s])]
+        general = [s for s in self.constrained if s not in shaped]
+        anchor = min(general, key=lambda s: self.tables[s].hands) if general else None
+        others = [s for s in general if s != anchor]
+        plan = _ShapePlan(self, shaped, rest_seats=len(self.unseen_seats) - len(shaped) - (anchor is not None))
+        weight = None
+        if anchor is not None and shaped:
+            weight = plan.anchor_weights()
+            if not (weight > 0).any():
+                return np.zeros((0, 52), np.int8)
+        elif shaped and plan.total() <= 0:
+            return np.zeros((0, 52), np.int8)
         out, got = [], 0
         batch = max(256, n)
         while got < n:
@@ -559,9 +643,12 @@ class Joint:
             if known_seat is not None:
                 owner[:, ~self.unseen] = known_seat
             if anchor is not None:
-                cls = self.tables[anchor].sample(batch, rng)
+                cls = self.tables[anchor].sample(batch, rng, weight)
+                if cls is None:
+                    break
                 self._place(owner, cls, SEATS.index(anchor), rng)
-            rest = [SEATS.index(s) for s in self.unseen_seats if s != anchor]
+            plan.place(owner, rng)
+            rest = [SEATS.index(s) for s in self.unseen_seats if s != anchor and s not in shaped]
             self._deal_rest(owner, rest, rng)
             ok = np.ones(batch, bool)
             for s in others:
