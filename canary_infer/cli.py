@@ -250,7 +250,8 @@ def cmd_deal(args) -> int:
         known = _parse_known(args.hand)
         auction = Auction.parse(" ".join(args.auction), dealer=args.dealer.upper())
     except (CardError, AuctionError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        kind = getattr(e, "kind", None)
+        print(f"error ({kind}): {e}" if kind else f"error: {e}", file=sys.stderr)
         return 2
     if args.n < 0:
         print("error: -n must be 0 or more", file=sys.stderr)

@@ -586,7 +586,7 @@ class Joint:
                                   total, True)
             elif _length_only(formula):
                 pc = ex["pattern"][seat]
-                ok = holds(formula, PAT_LENGTHS * 64)
+                ok = _truth(formula, len(ALL_PATTERNS), lambda f: PAT_LENGTHS[:, SUITS.index(f.suit)])
                 return Answer(question, seat, sum(c for c, o in zip(pc, ok, strict=True) if o), total, True)
             elif _hcp_only(formula):
                 hc = ex["hcp"][seat]
