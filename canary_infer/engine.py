@@ -73,9 +73,26 @@ def suit_classes(avail: Available, si: int):
 
 @lru_cache(maxsize=256)
 def _per_class(name: str, avail: Available, si: int) -> np.ndarray:
-    f = FEATURES[name].per_suit
     ls, ms, _ = suit_classes(avail, si)
-    return np.fromiter((f(int(n), int(m)) for n, m in zip(ls, ms, strict=True)), np.int64, len(ls))
+    return class_table(name)[ls * 64 + ms]
+
+
+_CLASS_TABLES: dict[str, np.ndarray] = {}
+
+
+def class_table(name: str) -> np.ndarray:
+    """A feature's value on every holding class, indexed by length * 64 + top-card mask (0 where
+    the class cannot occur); computed once per feature."""
+    t = _CLASS_TABLES.get(name)
+    if t is None:
+        f = FEATURES[name].per_suit if name in FEATURES else AUX[name]
+        t = np.zeros(14 * 64, np.int64)
+        for n in range(14):
+            for m in range(64):
+                if 0 <= n - bin(m).count("1") <= SMALL_CARDS:
+                    t[n * 64 + m] = f(n, m)
+        _CLASS_TABLES[name] = t
+    return t
 
 
 # Columns a caller may add to a plan for its own use (not looked at by the formula): how many
@@ -89,9 +106,8 @@ AUX = {
 
 @lru_cache(maxsize=256)
 def _per_aux(name: str, avail: Available, si: int) -> np.ndarray:
-    f = AUX[name]
     ls, ms, _ = suit_classes(avail, si)
-    return np.fromiter((f(int(n), int(m)) for n, m in zip(ls, ms, strict=True)), np.int64, len(ls))
+    return class_table(name)[ls * 64 + ms]
 
 
 # --------------------------------------------------------------------------- planning
@@ -510,6 +526,8 @@ class SeatTable:
         self.viable, self.viable_code = viable, viable_code
         self.evaluate: _Evaluator | None = evaluate
         self.aux_cols = aux_cols
+        self.aux_names = tuple(c.key[1] for c in (layout.plan.columns[j] for j in aux_cols))
+        self.lite = shaper.lite[1] if shaper.lite is not None else None
         self._backward: dict = {}
 
     @property
@@ -567,6 +585,8 @@ class SeatTable:
                     w *= self.evaluate.truth_of(gi, new.ravel()).reshape(new.shape)
                 if hcp_ok is not None:
                     w *= hcp_ok[lay.column(new, hcp_j)]
+                if self.shaper.most is not None:
+                    w *= lay.column(new, self.shaper.most[0]) <= self.shaper.most[1]
                 if pat_ok is not None and pat_ok.dtype.kind == "f":  # weights by pattern
                     w *= pat_ok[pidx[start:stop]][:, None]
                 yield r, pidx[start:stop], cs, new, w
@@ -590,8 +610,8 @@ class SeatTable:
                               minlength=len(ph))
             if aux is not None:
                 code = np.zeros(new.size, np.int64)
-                for j in self.aux_cols:
-                    code = code * (int(lay.caps[j]) + 1) + lay.column(new, j).ravel()
+                for j in self.aux_cols:  # the last suit is added without capping
+                    code = code * (int(lay.caps[j]) + 1) + np.minimum(lay.column(new, j).ravel(), int(lay.caps[j]))
                 aux += np.bincount(code * NHCP + h, weights=pc, minlength=len(aux))
         self.ph = ph.reshape(len(ALL_PATTERNS), NHCP)
         self.completions = completions
@@ -773,10 +793,12 @@ def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> l
 
 
 def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = (),
-               lite: int | None = None) -> SeatTable | None:
+               lite: int | None = None, max_honours: int | None = None,
+               honour_cap: int | None = None) -> SeatTable | None:
     """Run the packed programme for a formula; None when its state does not fit 62 bits.
 
-    ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``).  With
+    ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``);
+    ``honour_cap=t`` counts them by their number of honours (A K Q J) capped at t.  With
     ``lite=t`` the aux columns are ("honours", "A", "K", "Q", "J"): the honour count capped
     at t, and which honours only while fewer than t are held (what the cards left to the other
     seats look like at the top, where it can matter), so that few states are added."""
@@ -785,6 +807,11 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
         aux = ("honours", "A", "K", "Q", "J")
     for name in aux:
         plan.col(("aux", name), lite if (lite is not None and name == "honours") else BIG)
+    if max_honours is not None:  # only hands with at most that many honours (A K Q J)
+        plan.col(("aux", "honours"), max_honours + 1)
+    if honour_cap is not None:  # hands counted by their number of honours, capped
+        aux = ("honours",)
+        plan.col(("aux", "honours"), honour_cap)
     contribs = [np.stack([_contribution(c, avail, si) for c in plan.columns], axis=1) for si in range(4)]
     lay = _layout(plan, contribs)
     if lay is None:
@@ -811,7 +838,22 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     if lite is not None:
         hj = plan.index[("aux", "honours")]
         lite_rule = (hj, lite, sum(lay.field(plan.index[("aux", r)]) for r in "AKQJ"))
-    shaper = _Shaper(lay, allowed, keep, lite_rule)
+    most = None if max_honours is None else (plan.index[("aux", "honours")], max_honours)
+    if most is not None:
+        keep_p |= lay.field(most[0])
+        keep = [m | lay.field(most[0]) for m in keep]
+    evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
+    # the most HCP a hand can hold for the formula to hold, per pattern (partial sums only grow)
+    hcp_cap = None
+    if evaluate is not None:
+        most_hcp = evaluate.hcp_ceiling()[evaluate.gid]
+        hcp_cap = []
+        for k in range(1, 4):
+            pref = PAT_CODE & _PREFIX_MASK[k]
+            m = np.full(1 << 16, -1, np.int64)
+            np.maximum.at(m, pref[viable], most_hcp[viable])
+            hcp_cap.append(m)
+    shaper = _Shaper(lay, allowed, keep, lite_rule, most, hcp_cap)
     keys = np.zeros(1, np.int64)
     counts = np.ones(1)
     levels_k, levels_c = [keys], [counts]
@@ -830,7 +872,6 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
         levels_c.append(counts)
     viable_code = np.zeros(1 << 16, bool)
     viable_code[PAT_CODE[viable]] = True
-    evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
     t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
                   evaluate, tuple(plan.index[("aux", name)] for name in aux))
     t.finish()
@@ -841,13 +882,19 @@ class _Shaper:
     """What happens to a state after a suit is added: capped columns back under their caps,
     dropped if no allowed pattern extends its lengths, unlooked-at columns zeroed."""
 
-    def __init__(self, lay: Layout, allowed, keep, lite_rule):
-        self.lay, self.allowed, self.keep, self.lite = lay, allowed, keep, lite_rule
+    def __init__(self, lay: Layout, allowed, keep, lite_rule, most=None, hcp_cap=None):
+        self.lay, self.allowed, self.keep, self.lite, self.most = lay, allowed, keep, lite_rule, most
+        self.hcp_cap = hcp_cap
+        self.hcp_j = lay.plan.index[("hcp", None)]
 
     def __call__(self, k: int, keys: np.ndarray):
         keys = _recap(keys, self.lay)
         code = keys >> self.lay.low
         ok = self.allowed[k][code]
+        if self.hcp_cap is not None:
+            ok &= self.lay.column(keys, self.hcp_j) <= self.hcp_cap[k][code]
+        if self.most is not None:
+            ok &= self.lay.column(keys, self.most[0]) <= self.most[1]
         keys = keys & self.keep[k][code]
         if self.lite is not None:
             keys = self.final(keys)
@@ -862,6 +909,9 @@ class _Shaper:
         keys = np.where(v >= t, keys & ~np.int64(bits), keys)
         off = int(self.lay.offs[hj])
         return keys - (np.maximum(v - t, 0) << off)
+
+
+_TRUTH_TABLES: dict = {}
 
 
 class _Evaluator:
@@ -886,8 +936,11 @@ class _Evaluator:
                 walk(c, live & ~(ct | cf))
 
         walk(n, ~(t | f))
-        sig = np.stack(cols, axis=1)
-        _, first, gid = np.unique(sig, axis=0, return_index=True, return_inverse=True)
+        packed = np.packbits(np.stack(cols, axis=1), axis=1)
+        seen: dict[bytes, int] = {}
+        gid = np.array([seen.setdefault(row.tobytes(), len(seen)) for row in packed], np.int64)
+        first = np.zeros(len(seen), np.int64)
+        first[gid[::-1]] = np.arange(len(gid))[::-1]
         index: dict[Node, int] = {}
         merged = np.array([index.setdefault(self._specialised(n, int(p), memo), len(index)) for p in first])
         self.gid = merged[gid.ravel()]
@@ -917,6 +970,16 @@ class _Evaluator:
         widths = [int(self.lay.masks[j]).bit_length() for j in cols]
         if sum(widths) > 16:
             return None
+        key = (f, tuple(self.lay.plan.columns[j].key for j in cols), tuple(widths))
+        hit = _TRUTH_TABLES.get(key)
+        if hit is None:
+            table, _, shifts = self._make_table(f, cols, widths)
+            hit = _TRUTH_TABLES[key] = (table, shifts)
+            if len(_TRUTH_TABLES) > 4096:
+                _TRUTH_TABLES.pop(next(iter(_TRUTH_TABLES)))
+        return hit[0], cols, hit[1]  # the same column keys in the same order: this plan's indices
+
+    def _make_table(self, f: Node, cols: list[int], widths: list[int]):
         size = 1 << sum(widths)
         idx = np.arange(size, dtype=np.int64)
         values, shifts, at = {}, [], 0
@@ -963,6 +1026,30 @@ class _Evaluator:
             elif f != FALSE:
                 rows = order[s:e]
                 out[rows] = self.truth_of(int(gs[s]), keys[rows])
+        return out
+
+    def hcp_ceiling(self) -> np.ndarray:
+        """Per group, the most HCP with which its formula can hold (whatever the other columns
+        are); 37 where the formula does not bound it, -1 where it never holds."""
+        hj = self.lay.plan.index[("hcp", None)]
+        out = np.full(len(self.formulas), 37, np.int64)
+        for gi, f in enumerate(self.formulas):
+            if f == FALSE:
+                out[gi] = -1
+                continue
+            t = self.tables[gi]
+            if t is None:
+                continue
+            table, cols, shifts = t
+            if hj not in cols:
+                continue
+            i = cols.index(hj)
+            w = int(self.lay.masks[hj]).bit_length()
+            idx = np.flatnonzero(table)
+            if len(idx) == 0:
+                out[gi] = -1
+                continue
+            out[gi] = int(((idx >> shifts[i]) & ((1 << w) - 1)).max())
         return out
 
     def truth_of(self, gi: int, keys: np.ndarray) -> np.ndarray:

@@ -252,17 +252,20 @@ class Inferencer:
         self._cache[key] = res
         return res
 
-    def _table_chain(self, formulas: tuple[Node, ...], avail: Available, aux: tuple = ()) -> SeatTable | None:
+    def _table_chain(self, formulas: tuple[Node, ...], avail: Available, aux: tuple = (),
+                     honour_cap: int | None = None) -> SeatTable | None:
         """A seat's table for its calls so far, pruned to the patterns its earlier calls allow."""
-        key = ("table", formulas, avail, aux)
+        key = ("table", formulas, avail, aux, honour_cap)
         if key in self._cache:
             return self._cache[key]
         patterns = None
         if len(formulas) > 1:
             parent = self._solve_chain(formulas[:-1], avail)
             patterns = list(parent.patterns)
-        t = build_seat(conj(formulas) if formulas else TRUE, avail, patterns, aux=aux)
+        t = build_seat(conj(formulas) if formulas else TRUE, avail, patterns, aux=aux, honour_cap=honour_cap)
         self._cache[key] = t
+        if t is not None:
+            self._cache.setdefault((formulas, avail), t.result())
         return t
 
     def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
@@ -313,7 +316,9 @@ class Inferencer:
         formulas = {seat: self.seat_formulas(calls, seat) for seat in SEATS}
         unseen = [s for s in SEATS if not (known and known[0] == s)]
         constrained = [s for s in unseen if formulas[s]]
-        aux = ("A", "K", "Q", "J") if len(constrained) == 1 else ()
+        extra: dict = {}
+        if len(constrained) == 1:  # what the free seats' HCP needs of the constrained seat's honours
+            extra = {"aux": ("A", "K", "Q", "J")} if prob else {}
         tables, single = {}, {}
         for seat in SEATS:
             if known and known[0] == seat:
@@ -322,14 +327,14 @@ class Inferencer:
                 lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
                 inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
                 continue
-            res = self._solve_chain(formulas[seat], avail)
-            single[seat] = res
             if seat in constrained:
-                t = self._table_chain(formulas[seat], avail, aux)
+                t = self._table_chain(formulas[seat], avail, **extra)
                 if t is None:
                     tables = None
                 elif tables is not None:
                     tables[seat] = t
+            res = self._solve_chain(formulas[seat], avail)
+            single[seat] = res
             if not res.consistent:
                 pats, lengths = self._described(res)
                 inf.hands[seat] = SeatInference(False, None, None, [], 0.0,

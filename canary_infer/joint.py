@@ -43,7 +43,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -56,10 +55,11 @@ from .engine import (
     SeatTable,
     _truth,
     build_seat,
+    class_table,
     suit_classes,
 )
 from .expr import FALSE, TRUE, Cmp, Node, Pattern, Shape, conj, evaluate
-from .features import FEATURES, SMALL_CARDS, TOP
+from .features import TOP
 
 RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
 CARD_HCP = np.tile(RANK_HCP, 4)  # card index = suit * 13 + rank (A=0 .. 2=12)
@@ -86,9 +86,10 @@ class Big:
         a = np.asarray(a)
         return cls(a.astype(np.float64), np.rint(a).astype(np.uint64) if a.dtype.kind == "f" else a.astype(np.uint64))
 
-    def dot(self, other: Big, axes) -> Big:
-        with np.errstate(over="ignore"):
-            return Big(np.tensordot(self.f, other.f, axes), np.tensordot(self.m, other.m, axes))
+    def dot(self, other: Big) -> Big:
+        """Contract the first axis of self with the first axis of other (which moves last)."""
+        with np.errstate(over="ignore"):  # modulo 2**64 by design
+            return Big(np.einsum("a...,ae->...e", self.f, other.f), np.einsum("a...,ae->...e", self.m, other.m))
 
     def ints(self) -> list[int]:
         out = []
@@ -106,24 +107,25 @@ def _multinomial(cards: int, hands: int) -> int:
     return out
 
 
-@lru_cache(maxsize=64)
-def _free_hcp(comp: tuple[int, int, int, int], cards: int) -> np.ndarray:
-    """HCP distribution (counts, float64 exact) of a 13-card hand drawn from ``cards`` cards
-    holding comp = (aces, kings, queens, jacks)."""
-    a, k, q, j = comp
-    small = cards - sum(comp)
-    out = np.zeros(NHCP)
-    for a2 in range(a + 1):
-        for k2 in range(k + 1):
-            for q2 in range(q + 1):
-                for j2 in range(j + 1):
-                    n = a2 + k2 + q2 + j2
-                    if n > 13 or 13 - n > small:
-                        continue
-                    h = 4 * a2 + 3 * k2 + 2 * q2 + j2
-                    out[h] += (math.comb(a, a2) * math.comb(k, k2) * math.comb(q, q2) * math.comb(j, j2)
-                               * math.comb(small, 13 - n))
-    return out
+_SUB = np.array([(a, k, q, j) for a in range(5) for k in range(5) for q in range(5) for j in range(5)], np.int64)
+_SUB_N = _SUB.sum(axis=1)
+_SUB_H = _SUB @ np.array([4, 3, 2, 1])
+_BINOM = np.array([[math.comb(n, k) for k in range(53)] for n in range(53)], np.float64)
+_ONEHOT = np.zeros((len(_SUB), NHCP))
+_ONEHOT[np.arange(len(_SUB)), np.minimum(_SUB_H, NHCP - 1)] = _SUB_H < NHCP
+
+
+def _free_hcp_matrix(comps: np.ndarray, cards: int) -> np.ndarray:
+    """HCP distributions (counts, float64, exact: each at most C(39, 13)) of a 13-card hand
+    drawn from ``cards`` cards holding comps[i] = (aces, kings, queens, jacks), for every i."""
+    comps = np.asarray(comps, np.int64)
+    ways = np.ones((len(comps), len(_SUB)))
+    for r in range(4):
+        ways *= _BINOM[comps[:, r][:, None], _SUB[None, :, r]]
+    small = cards - comps.sum(axis=1)
+    need = 13 - _SUB_N
+    ways *= np.where(need[None, :] >= 0, _BINOM[small[:, None], np.maximum(need, 0)[None, :]], 0.0)
+    return ways @ _ONEHOT
 
 
 def _top13(comp, cards: int) -> tuple[int, int]:
@@ -135,23 +137,8 @@ def _top13(comp, cards: int) -> tuple[int, int]:
 
 
 # --------------------------------------------------------------------------- hands as arrays
-def _feature_table(name: str) -> np.ndarray:
-    f = FEATURES[name].per_suit
-    t = np.zeros(14 * 64, np.int64)
-    for n in range(14):
-        for m in range(64):
-            if 0 <= n - bin(m).count("1") <= SMALL_CARDS:
-                t[n * 64 + m] = f(n, m)
-    return t
-
-
-_TABLES: dict[str, np.ndarray] = {}
-
-
 def _table(name: str) -> np.ndarray:
-    if name not in _TABLES:
-        _TABLES[name] = _feature_table(name)
-    return _TABLES[name]
+    return class_table(name)
 
 
 def classes_of(owner: np.ndarray, seat: int) -> np.ndarray:
@@ -417,17 +404,25 @@ class Joint:
         self.free = [s for s in self.unseen_seats if s not in self.formulas]
         self.seed, self.budget = seed, budget
         self.tables: dict[str, SeatTable] = {}
-        aux = ("A", "K", "Q", "J") if len(self.constrained) == 1 else ()
+        lite = self.lite_cap(known) if len(self.constrained) == 1 else None
         for s in self.constrained:
             t = (tables or {}).get(s)
-            if t is None or (aux and t.aux is None):
-                t = build_seat(self.formulas[s], self.avail, aux=aux)
+            if t is None:
+                t = build_seat(self.formulas[s], self.avail, lite=lite)
             if t is None:
                 raise ValueError(f"the constraints of {s} are too wide for the packed engine")
             self.tables[s] = t
         self._views: dict[str, SeatView] | None = None
-        self._exact: dict | None = None
+        self._exact: dict = {}
         self._sample_cache: np.ndarray | None = None
+
+    @staticmethod
+    def lite_cap(known: tuple[str, Hand] | None) -> int | None:
+        """With one constrained seat X: X's honour count matters to the others' HCP range only
+        below this cap (they hold the rest, and 13 cards take at most 13 honours); None if it
+        never matters.  A table built with ``lite=cap`` (or full honour columns) answers it."""
+        honours = 16 - (sum(1 for _, r in known[1].cards if r in "AKQJ") if known else 0)
+        return honours - 13 if honours > 13 else None
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -458,60 +453,125 @@ class Joint:
         """The exact number of deals consistent with the calls (and my hand), if known."""
         if not self.exact:
             return None
-        return self._exact_counts()["deals"]
+        nu, nfree = int(self.unseen.sum()), len(self.free)
+        if not self.constrained:
+            return _multinomial(nu, nfree)
+        return int(round(self.tables[self.constrained[0]].hands)) * _multinomial(nu - 13, nfree)
 
     # ------------------------------------------------------------------ exact path (m <= 1)
-    def _exact_counts(self) -> dict:
-        if self._exact is not None:
-            return self._exact
-        nu = int(self.unseen.sum())
+    def _exact_patterns(self) -> dict[str, list[int]]:
+        """Exact deal counts by pattern, per unseen seat."""
+        if "pattern" in self._exact:
+            return self._exact["pattern"]
+        nu, nfree = int(self.unseen.sum()), len(self.free)
         u = self._u_lengths()
-        out: dict = {"pattern": {}, "hcp": {}}
-        nfree = len(self.free)
+        out: dict[str, list[int]] = {}
         if not self.constrained:
-            total = _multinomial(nu, nfree)
             rest = _multinomial(nu - 13, nfree - 1)
-            free_t = build_seat(TRUE, self.avail)
-            pc = [int(round(x)) * rest for x in free_t.ph.sum(axis=1)]
-            hc = [int(round(x)) * rest for x in free_t.ph.sum(axis=0)]
+            ways = [math.prod(math.comb(int(u[k]), p[k]) for k in range(4)) for p in ALL_PATTERNS]
             for s in self.free:
-                out["pattern"][s], out["hcp"][s] = pc, hc
-            out["deals"] = total
+                out[s] = [w * rest for w in ways]
         else:
             (x,) = self.constrained
             t = self.tables[x]
             m_f = _multinomial(nu - 13, nfree)
             m_rest = _multinomial(nu - 26, nfree - 1)
-            out["pattern"][x] = [int(round(v)) * m_f for v in t.ph.sum(axis=1)]
-            out["hcp"][x] = [int(round(v)) * m_f for v in t.ph.sum(axis=0)]
-            out["deals"] = int(round(t.hands)) * m_f
+            ph = t.ph.sum(axis=1)
+            out[x] = [int(round(v)) * m_f for v in ph]
             # the free seats' patterns: X's pattern counts times the hypergeometric product
             n_q = np.zeros((14, 14, 14, 14))
-            ph = t.ph.sum(axis=1)
             for i in np.flatnonzero(ph):
                 n_q[ALL_PATTERNS[i]] = ph[i]
             big = Big.of(n_q)
             for si in range(4):
                 b = np.zeros((14, 14))
-                for q in range(14):
-                    for p in range(14):
-                        if q <= u[si] and p <= u[si] - q:
-                            b[q, p] = math.comb(int(u[si]) - q, p)
-                big = big.dot(Big.of(b), ([0], [0]))  # the contracted axis moves to the end
+                for q in range(int(u[si]) + 1):
+                    for p in range(int(u[si]) - q + 1):
+                        b[q, p] = math.comb(int(u[si]) - q, p)
+                big = big.dot(Big.of(b))  # the contracted axis moves to the end
             vals = Big(big.f[tuple(PAT_LENGTHS.T)], big.m[tuple(PAT_LENGTHS.T)]).ints()
-            free_p = [v * m_rest for v in vals]
-            # the free seats' HCP: from what X leaves of each honour rank
-            comp = t.aux.sum(axis=-1)  # (aces, kings, queens, jacks) of X
-            cu = self._u_comp()
-            idx = np.argwhere(comp > 0)
-            nr = nu - 13
-            d = np.array([_free_hcp(tuple(int(cu[r] - c[r]) for r in range(4)), nr) for c in idx])
-            n_c = comp[tuple(idx.T)]
-            free_h = [v * m_rest for v in Big.of(n_c).dot(Big.of(d), ([0], [0])).ints()]
             for s in self.free:
-                out["pattern"][s], out["hcp"][s] = free_p, free_h
-        self._exact = out
+                out[s] = [v * m_rest for v in vals]
+        self._exact["pattern"] = out
         return out
+
+    def _exact_hcp(self) -> dict[str, list[int]]:
+        """Exact deal counts by HCP, per unseen seat (X's table with its honours by rank)."""
+        if "hcp" in self._exact:
+            return self._exact["hcp"]
+        nu, nfree = int(self.unseen.sum()), len(self.free)
+        out: dict[str, list[int]] = {}
+        if not self.constrained:
+            rest = _multinomial(nu - 13, nfree - 1)
+            d = _free_hcp_matrix(np.array([self._u_comp()]), nu)[0]
+            for s in self.free:
+                out[s] = [int(round(v)) * rest for v in d]
+        else:
+            (x,) = self.constrained
+            t = self._full(x)
+            m_f = _multinomial(nu - 13, nfree)
+            m_rest = _multinomial(nu - 26, nfree - 1)
+            out[x] = [int(round(v)) * m_f for v in t.ph.sum(axis=0)]
+            comp = t.aux.sum(axis=-1)  # hands of X by (aces, kings, queens, jacks)
+            idx = np.argwhere(comp > 0)
+            left = np.array(self._u_comp())[None, :] - idx
+            d = _free_hcp_matrix(left, nu - 13)
+            free_h = [v * m_rest for v in Big.of(comp[tuple(idx.T)]).dot(Big.of(d)).ints()]
+            for s in self.free:
+                out[s] = free_h
+        self._exact["hcp"] = out
+        return out
+
+    def _full(self, seat: str) -> SeatTable:
+        """The seat's table with its honours by rank counted (built again if it lacks them)."""
+        t = self.tables[seat]
+        if t.aux_names != ("A", "K", "Q", "J"):
+            t = self.tables[seat] = build_seat(self.formulas[seat], self.avail, aux=("A", "K", "Q", "J"))
+        return t
+
+    def _free_hcp_range(self) -> tuple[int, int] | None:
+        """The least and most HCP of a free seat, exactly.
+
+        The free seats share what X leaves, R; a 13-card hand from R holds at most all of R's
+        honours (A K Q J) when R has 13 or fewer, else all but the lowest few, which are jacks:
+        the unseen cards hold at least as many jacks as the honours X can leave in excess
+        (the cap less X's honour count), since my hand holds no more jacks than honours.  So
+        X's hands by HCP and honour count (capped) decide it; likewise for the least, when R
+        has fewer small cards than a hand needs."""
+        (x,) = self.constrained
+        t = self.tables[x]
+        nu = int(self.unseen.sum())
+        hu = int((self._u_comp() * np.array([4, 3, 2, 1])).sum())
+        cap = self.lite_cap(self.known)
+        by_hcp = t.ph.sum(axis=0)
+        if not by_hcp.any():
+            return None
+        least = int(np.flatnonzero(by_hcp)[0])
+        if cap is None or least > 4 * (cap - 1):  # X always holds the cap's honours or more
+            return 0, hu - least
+        if t.aux_names == ("honours",) and t.aux.shape[0] == cap + 1:
+            entries = [(int(k), int(h)) for k, h in np.argwhere(t.aux > 0)]
+        elif t.aux_names == ("A", "K", "Q", "J"):
+            hist = t.aux
+            entries = [(min(cap, int(a + k + q + j)), int(h)) for a, k, q, j, h in np.argwhere(hist > 0)]
+        else:
+            # X's hands with fewer honours than the cap (a small programme, by honour count),
+            # and the others by HCP alone: all of X's hands less those
+            low = getattr(t, "_low", None)
+            if low is None or low[0] != cap:
+                pats = [ALL_PATTERNS[i] for i in np.flatnonzero(t.ph.sum(axis=1))]
+                low = (cap, build_seat(self.formulas[x], self.avail, pats, max_honours=cap - 1, honour_cap=cap))
+                t._low = low
+            lt = low[1]
+            entries = [(int(k), int(h)) for k, h in np.argwhere(lt.aux > 0)]
+            entries += [(cap, int(h)) for h in np.flatnonzero(by_hcp - lt.ph.sum(axis=0) > 0.5)]
+        few_small = nu - 13 < 26  # the free seats hold 26 cards: R has 13 + excess honours
+        lo, hi = 99, -1
+        for k, h in entries:
+            excess = max(0, cap - k)  # honours of R beyond 13, all jacks among the lowest
+            hi = max(hi, hu - h - excess)
+            lo = min(lo, excess if few_small else 0)
+        return lo, hi
 
     # ------------------------------------------------------------------ ranges and patterns
     def seat(self, seat: str) -> SeatView:
@@ -525,13 +585,21 @@ class Joint:
             s, h = self.known
             views[s] = SeatView(s, (h.hcp, h.hcp), {h.lengths: 1.0}, known=True)
         if self.exact:
-            ex = self._exact_counts()
+            pats = self._exact_patterns()
             for s in self.unseen_seats:
-                pc, hc = ex["pattern"][s], ex["hcp"][s]
-                pats = {ALL_PATTERNS[i]: float(c) for i, c in enumerate(pc) if c}
-                hs = [h for h, c in enumerate(hc) if c]
-                views[s] = SeatView(s, (hs[0], hs[-1]) if hs else None, pats)
-            if ex["deals"] == 0:
+                pc = pats[s]
+                ps = {ALL_PATTERNS[i]: float(c) for i, c in enumerate(pc) if c}
+                if s in self.constrained:
+                    hs = np.flatnonzero(self.tables[s].ph.sum(axis=0))
+                    hcp = (int(hs[0]), int(hs[-1])) if len(hs) else None
+                elif self.constrained:
+                    hcp = self._free_hcp_range()
+                else:
+                    d = _free_hcp_matrix(np.array([self._u_comp()]), int(self.unseen.sum()))[0]
+                    hs = np.flatnonzero(d)
+                    hcp = (int(hs[0]), int(hs[-1]))
+                views[s] = SeatView(s, hcp, ps)
+            if self.deals == 0:
                 for s in self.unseen_seats:
                     views[s] = SeatView(s, None, {})
         else:
@@ -552,8 +620,7 @@ class Joint:
             hc[h.hcp] = 1
             return _distribution(pc, hc, 1, True)
         if self.exact:
-            ex = self._exact_counts()
-            return _distribution(ex["pattern"][seat], ex["hcp"][seat], ex["deals"], True)
+            return _distribution(self._exact_patterns()[seat], self._exact_hcp()[seat], self.deals, True)
         owner = self.drawn(samples)
         k = SEATS.index(seat)
         cls = classes_of(owner, k)
@@ -571,8 +638,7 @@ class Joint:
             ok = evaluate(formula, self.known[1])
             return Answer(question, seat, int(ok), 1, True)
         if self.exact:
-            ex = self._exact_counts()
-            total = ex["deals"]
+            total = self.deals
             nu = int(self.unseen.sum())
             if seat in self.constrained:
                 t = build_seat(conj([self.formulas[seat], formula]), self.avail)
@@ -585,11 +651,11 @@ class Joint:
                     return Answer(question, seat, int(round(t.hands)) * _multinomial(nu - 13, len(self.free) - 1),
                                   total, True)
             elif _length_only(formula):
-                pc = ex["pattern"][seat]
+                pc = self._exact_patterns()[seat]
                 ok = _truth(formula, len(ALL_PATTERNS), lambda f: PAT_LENGTHS[:, SUITS.index(f.suit)])
                 return Answer(question, seat, sum(c for c, o in zip(pc, ok, strict=True) if o), total, True)
             elif _hcp_only(formula):
-                hc = ex["hcp"][seat]
+                hc = self._exact_hcp()[seat]
                 ok = _truth(formula, NHCP, lambda f: np.arange(NHCP))
                 return Answer(question, seat, sum(c for c, o in zip(hc, ok, strict=True) if o), total, True)
         owner = self.drawn(samples)
