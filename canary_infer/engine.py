@@ -96,11 +96,11 @@ def class_table(name: str) -> np.ndarray:
 
 
 # Columns a caller may add to a plan for its own use (not looked at by the formula): how many
-# of each honour rank the hand holds, and how many honours (A K Q J) in all.
+# of each honour rank the hand holds, and how many honours (A K Q J: "akqj") in all.
 AUX = {
     "A": lambda n, m: int(bool(m & 1)), "K": lambda n, m: int(bool(m & 2)),
     "Q": lambda n, m: int(bool(m & 4)), "J": lambda n, m: int(bool(m & 8)),
-    "honours": lambda n, m: bin(m & 15).count("1"),
+    "akqj": lambda n, m: bin(m & 15).count("1"),
 }
 
 
@@ -799,19 +799,19 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
 
     ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``);
     ``honour_cap=t`` counts them by their number of honours (A K Q J) capped at t.  With
-    ``lite=t`` the aux columns are ("honours", "A", "K", "Q", "J"): the honour count capped
+    ``lite=t`` the aux columns are ("akqj", "A", "K", "Q", "J"): the honour count capped
     at t, and which honours only while fewer than t are held (what the cards left to the other
     seats look like at the top, where it can matter), so that few states are added."""
     plan, rewritten = make_plan(formula)
     if lite is not None:
-        aux = ("honours", "A", "K", "Q", "J")
+        aux = ("akqj", "A", "K", "Q", "J")
     for name in aux:
-        plan.col(("aux", name), lite if (lite is not None and name == "honours") else BIG)
+        plan.col(("aux", name), lite if (lite is not None and name == "akqj") else BIG)
     if max_honours is not None:  # only hands with at most that many honours (A K Q J)
-        plan.col(("aux", "honours"), max_honours + 1)
+        plan.col(("aux", "akqj"), max_honours + 1)
     if honour_cap is not None:  # hands counted by their number of honours, capped
-        aux = ("honours",)
-        plan.col(("aux", "honours"), honour_cap)
+        aux = ("akqj",)
+        plan.col(("aux", "akqj"), honour_cap)
     contribs = [np.stack([_contribution(c, avail, si) for c in plan.columns], axis=1) for si in range(4)]
     lay = _layout(plan, contribs)
     if lay is None:
@@ -836,9 +836,9 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     steps = _suit_steps(plan, lay, contribs, avail)
     lite_rule = None
     if lite is not None:
-        hj = plan.index[("aux", "honours")]
+        hj = plan.index[("aux", "akqj")]
         lite_rule = (hj, lite, sum(lay.field(plan.index[("aux", r)]) for r in "AKQJ"))
-    most = None if max_honours is None else (plan.index[("aux", "honours")], max_honours)
+    most = None if max_honours is None else (plan.index[("aux", "akqj")], max_honours)
     if most is not None:
         keep_p |= lay.field(most[0])
         keep = [m | lay.field(most[0]) for m in keep]

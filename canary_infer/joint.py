@@ -549,7 +549,7 @@ class Joint:
         least = int(np.flatnonzero(by_hcp)[0])
         if cap is None or least > 4 * (cap - 1):  # X always holds the cap's honours or more
             return 0, hu - least
-        if t.aux_names == ("honours",) and t.aux.shape[0] == cap + 1:
+        if t.aux_names == ("akqj",) and t.aux.shape[0] == cap + 1:
             entries = [(int(k), int(h)) for k, h in np.argwhere(t.aux > 0)]
         elif t.aux_names == ("A", "K", "Q", "J"):
             hist = t.aux
@@ -565,7 +565,7 @@ class Joint:
             lt = low[1]
             entries = [(int(k), int(h)) for k, h in np.argwhere(lt.aux > 0)]
             entries += [(cap, int(h)) for h in np.flatnonzero(by_hcp - lt.ph.sum(axis=0) > 0.5)]
-        few_small = nu - 13 < 26  # the free seats hold 26 cards: R has 13 + excess honours
+        few_small = nu - 13 == 26  # two free seats share 26 cards: a hand takes all R's small ones
         lo, hi = 99, -1
         for k, h in entries:
             excess = max(0, cap - k)  # honours of R beyond 13, all jacks among the lowest

@@ -228,3 +228,22 @@ def test_the_sampler_fits_every_call_and_is_reproducible():
     owner3 = j3.sample(4000, np.random.default_rng(2))
     share3 = (classes_of(owner3, 2) // 64)[:, 0].tolist().count(6) / len(owner3)
     assert abs(share - share3) < 4 * math.sqrt(share * (1 - share) / 2000)
+
+
+@pytest.mark.parametrize("text,known", [
+    ("hcp <= 2", None), ("hcp <= 2", "T98.T98.T987.T98"), ("hcp <= 5 and S >= 4", "J98.T98.T987.T98"),
+    ("hcp in 3..9", "AKQ.T98.T987.T98"), ("hcp >= 12", None), ("hcp <= 1", "QJ8.J98.T987.T98"),
+])
+def test_free_seat_hcp_range_matches_the_full_distribution(text, known):
+    # the free seats' HCP range (from the constrained seat's honour count) against the support
+    # of their exact HCP distribution (from its honours by rank), and against the hand-made
+    # extremes for the first two cases: X without honours leaves all sixteen, and a 13-card hand
+    # takes at most 13 of them (the three jacks left out) and, from 26 cards, at least the
+    # three jacks its partner cannot hold
+    kh = ("S", Hand.from_pbn(known)) if known else None
+    j = Joint({"N": parse(text)}, known=kh)
+    lo, hi = j.seat("E").hcp
+    d = j.distribution("E")
+    assert (lo, hi) == (min(d.hcp), max(d.hcp)), text
+    if text == "hcp <= 2":
+        assert hi == 37 and lo == (1 if known else 0)
