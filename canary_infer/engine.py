@@ -617,6 +617,22 @@ class SeatTable:
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
 
+    def restrict(self, pat_ok: np.ndarray) -> SeatTable:
+        """The table of this formula and a condition on the suit lengths alone (``pat_ok``, by
+        pattern): the same states, fewer patterns at the end (no programme run again)."""
+        import copy
+
+        t = copy.copy(self)
+        t.viable = self.viable & pat_ok
+        t.viable_code = np.zeros(1 << 16, bool)
+        t.viable_code[PAT_CODE[t.viable]] = True
+        t._backward = {}
+        for name in ("_class_index", "_low"):
+            if name in t.__dict__:
+                del t.__dict__[name]
+        t.finish()
+        return t
+
     # ------------------------------------------------------------------ concrete hands
     def holds(self, cls: np.ndarray) -> np.ndarray:
         """The formula's truth on n concrete hands given as (n, 4) holding classes

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from .auction import SEATS, Auction
 from .cards import SUITS, Hand
-from .engine import Available, Result, SeatTable, build_seat, solve
+from .engine import ALL_PATTERNS, PAT_LENGTHS, Available, Result, SeatTable, _truth, build_seat, solve
 from .expr import TRUE, Node, conj, evaluate, feats
+from .joint import _length_only as length_only
 from .system import CallNode, System, load_system, read_auction
 
 OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
@@ -130,8 +131,11 @@ class Inference:
         return out
 
 
+_PATTERN_TEXT = {p: "-".join(map(str, p)) for p in ALL_PATTERNS}
+
+
 def _pattern(p) -> str:
-    return "-".join(map(str, p))
+    return _PATTERN_TEXT.get(tuple(p)) or "-".join(map(str, p))
 
 
 class Inferencer:
@@ -241,6 +245,11 @@ class Inferencer:
         key = (formulas, avail)
         if key in self._cache:
             return self._cache[key]
+        if not formulas:  # a seat whose calls say nothing: any hand from the unseen cards
+            from .joint import free_result
+
+            res = self._cache[key] = free_result(avail)
+            return res
         t = self._table_chain(formulas, avail)
         if t is not None:
             res = t.result()
@@ -259,6 +268,15 @@ class Inferencer:
         if key in self._cache:
             return self._cache[key]
         patterns = None
+        if len(formulas) > 1 and length_only(formulas[-1]):
+            # a call that shows lengths only (most relay answers): the earlier calls' table,
+            # kept to the patterns it allows
+            parent = self._table_chain(formulas[:-1], avail, aux, honour_cap)
+            if parent is not None:
+                ok = _truth(formulas[-1], len(ALL_PATTERNS), lambda f: PAT_LENGTHS[:, SUITS.index(f.suit)])
+                t = self._cache[key] = parent.restrict(ok)
+                self._cache.setdefault((formulas, avail), t.result())
+                return t
         if len(formulas) > 1:
             parent = self._solve_chain(formulas[:-1], avail)
             patterns = list(parent.patterns)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -107,6 +108,8 @@ def _multinomial(cards: int, hands: int) -> int:
     return out
 
 
+_HYPER = [np.array([[math.comb(u - q, p) if q <= u and p <= u - q else 0 for p in range(14)] for q in range(14)],
+                   np.float64) for u in range(14)]  # _HYPER[u][q, p]: p of the u - q cards left
 _SUB = np.array([(a, k, q, j) for a in range(5) for k in range(5) for q in range(5) for j in range(5)], np.int64)
 _SUB_N = _SUB.sum(axis=1)
 _SUB_H = _SUB @ np.array([4, 3, 2, 1])
@@ -126,6 +129,23 @@ def _free_hcp_matrix(comps: np.ndarray, cards: int) -> np.ndarray:
     need = 13 - _SUB_N
     ways *= np.where(need[None, :] >= 0, _BINOM[small[:, None], np.maximum(need, 0)[None, :]], 0.0)
     return ways @ _ONEHOT
+
+
+@lru_cache(maxsize=64)
+def free_result(avail: Available):
+    """What a hand with no constraint can be, from the unseen cards (``avail``): every pattern
+    the suits allow, with its number of hands, and the HCP range: by combinatorics."""
+    from .engine import Result
+
+    u = [int(avail.small[si]) + bin(avail.honours[si]).count("1") for si in range(4)]
+    pats = {}
+    for p in ALL_PATTERNS:
+        n = math.prod(math.comb(u[k], p[k]) for k in range(4))
+        if n:
+            pats[p] = float(n)
+    comp = tuple(sum(1 for si in range(4) if avail.honours[si] >> r & 1) for r in range(4))
+    lo, hi = _top13(comp, sum(u))
+    return Result(pats, (lo, hi), float(math.comb(sum(u), 13)))
 
 
 def _top13(comp, cards: int) -> tuple[int, int]:
@@ -228,8 +248,9 @@ class SeatView:
     def lengths(self) -> dict[str, tuple[int, int]] | None:
         if not self.patterns:
             return None
-        return {s: (min(p[i] for p in self.patterns), max(p[i] for p in self.patterns))
-                for i, s in enumerate(SUITS)}
+        a = np.array(list(self.patterns))
+        lo, hi = a.min(axis=0), a.max(axis=0)
+        return {s: (int(lo[i]), int(hi[i])) for i, s in enumerate(SUITS)}
 
 
 @dataclass
@@ -495,6 +516,28 @@ class Joint:
         self._exact["pattern"] = out
         return out
 
+    def _pattern_weights(self) -> dict[str, np.ndarray]:
+        """Deal counts by pattern per unseen seat, in float64 (exact where nonzero, close in
+        value): what the ranges and the order of the patterns need."""
+        if "weights" in self._exact:
+            return self._exact["weights"]
+        if "pattern" in self._exact or not self.constrained:
+            out = {s: np.array([float(v) for v in c]) for s, c in self._exact_patterns().items()}
+        else:
+            (x,) = self.constrained
+            u = self._u_lengths()
+            ph = self.tables[x].ph.sum(axis=1)
+            n_q = np.zeros((14, 14, 14, 14))
+            n_q[tuple(PAT_LENGTHS[ph > 0].T)] = ph[ph > 0]
+            for si in range(4):
+                n_q = np.einsum("a...,ae->...e", n_q, _HYPER[int(u[si])])
+            free = n_q[tuple(PAT_LENGTHS.T)]
+            out = {x: ph.astype(float)}
+            for s in self.free:
+                out[s] = free
+        self._exact["weights"] = out
+        return out
+
     def _exact_hcp(self) -> dict[str, list[int]]:
         """Exact deal counts by HCP, per unseen seat (X's table with its honours by rank)."""
         if "hcp" in self._exact:
@@ -585,10 +628,10 @@ class Joint:
             s, h = self.known
             views[s] = SeatView(s, (h.hcp, h.hcp), {h.lengths: 1.0}, known=True)
         if self.exact:
-            pats = self._exact_patterns()
+            pats = self._pattern_weights()
             for s in self.unseen_seats:
                 pc = pats[s]
-                ps = {ALL_PATTERNS[i]: float(c) for i, c in enumerate(pc) if c}
+                ps = {ALL_PATTERNS[i]: float(pc[i]) for i in np.flatnonzero(pc)}
                 if s in self.constrained:
                     hs = np.flatnonzero(self.tables[s].ph.sum(axis=0))
                     hcp = (int(hs[0]), int(hs[-1])) if len(hs) else None
