@@ -85,7 +85,7 @@ def render_text(inf) -> str:
         lens = "".join(f"{_fmt_range(h.lengths[s]):<6}" for s in "SHDC")
         pats = " ".join(h.patterns[:8]) + (f" … ({len(h.patterns)} patterns)" if len(h.patterns) > 8 else "")
         tag = " (your hand)" if h.known else ""
-        star = "*" if not getattr(h, "proven", True) else " "
+        star = "*" if getattr(h, "proven", True) is False else " "
         lines.append(f" {seat}   {star} {_fmt_range(h.hcp):<7} {lens} {pats}{tag}")
     if getattr(inf, "no_deal", False):
         lines += ["", " No deal fits all these calls together, though each seat's calls fit on their own."]
@@ -107,7 +107,7 @@ def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool, prob: b
         if as_json:
             return json.dumps(_error_json(e.kind, str(e), e.position, text.split(), dealer)), False
         return f"error ({e.kind}): {e}", False
-    inf = inferencer.infer(auction, known, prob=prob, asks=list(asks), samples=samples)
+    inf = inferencer.infer(auction, known, prob=prob, asks=list(asks), samples=samples, joint=True)
     if as_json:
         return json.dumps(inf.as_json()), True
     out = render_text(inf)

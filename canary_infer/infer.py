@@ -78,7 +78,7 @@ class SeatInference:
     hands: float  # number of 13-card hands (from the cards unseen) that fit the seat's own calls
     known: bool = False  # the asker's own hand
     conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
-    proven: bool = True
+    proven: bool | None = True  # None: answered from the seat's own calls alone (not joint)
     unproven: list[str] = field(default_factory=list)
     distribution: object | None = None  # a joint.Distribution when probabilities were asked for
 
@@ -147,9 +147,10 @@ class Inferencer:
     depend on it add nothing)."""
 
     def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
-                 budget: float = 2.0):
+                 budget: float = 2.0, joint: bool = False):
         self.system = system or load_system()
-        self.budget = budget  # seconds for proofs when two or more unseen seats are constrained
+        self.budget = budget  # CPU seconds for proofs when two or more unseen seats are constrained
+        self.joint = joint  # the default of infer(joint=...)
         if we is not None and we not in ("NS", "EW"):
             raise ValueError(f"--we takes NS or EW, got {we!r}")
         if vul is not None and vul not in ("NS", "EW", "both", "none"):
@@ -310,6 +311,23 @@ class Inferencer:
             per_call.append(list(c.parts) if c.parts else [c.formula])
         return tuple(f for f in (conj(parts) for parts in per_call) if f != TRUE)
 
+    def _each_seat(self, inf: Inference, calls, formulas, known, avail) -> Inference:
+        """Each seat from its own calls alone (sound; not joint): ``proven`` is None."""
+        inf.exact = False
+        for seat in SEATS:
+            if known and known[0] == seat:
+                hand = known[1]
+                ok = all(evaluate(f, hand) for f in formulas[seat])
+                lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
+                inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
+                continue
+            res = self._solve_chain(formulas[seat], avail)
+            pats, lengths = self._described(res)
+            inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands, proven=None)
+            if not res.consistent:
+                inf.hands[seat].conflict = self.conflict(calls, seat, avail)
+        return inf
+
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""
         key = id(res)
@@ -320,18 +338,25 @@ class Inferencer:
         return hit[1], hit[2]
 
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None, prob: bool = False,
-              asks: list[tuple[str, str, Node]] | None = None, samples: int = 20000) -> Inference:
+              asks: list[tuple[str, str, Node]] | None = None, samples: int = 20000,
+              joint: bool | None = None) -> Inference:
         """What every seat can hold after the auction (and with my hand, if given).
 
-        With ``prob``, each seat also gets its distributions (exact where the deal-level
-        engine is, else from ``samples`` deals drawn); ``asks`` are (question text, seat,
-        formula) whose probabilities are wanted."""
+        ``joint`` (default: the Inferencer's ``joint``): every seat's answer from every seat's
+        calls and the shared deck, each bound and pattern attained by a consistent deal (the
+        command line always asks for it); else each seat from its own calls alone, which is
+        sound and cheaper (what a round trip over many deals needs).  With ``prob``, each seat
+        also gets its distributions (exact where the deal-level engine is, else from
+        ``samples`` deals drawn); ``asks`` are (question text, seat, formula) whose
+        probabilities are wanted.  Both imply ``joint``."""
         from .joint import Joint
 
         calls = self.read(auction)
         inf = Inference(auction, calls)
         avail = Available.excluding(known[1]) if known else Available()
         formulas = {seat: self.seat_formulas(calls, seat) for seat in SEATS}
+        if not (self.joint if joint is None else joint) and not prob and not asks:
+            return self._each_seat(inf, calls, formulas, known, avail)
         unseen = [s for s in SEATS if not (known and known[0] == s)]
         constrained = [s for s in unseen if formulas[s]]
         extra: dict = {}
@@ -367,7 +392,11 @@ class Inferencer:
             inf.deals = 0 if any(not single[s].consistent for s in single) else None
             inf.exact = False
             return inf
-        joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget)
+        jkey = ("joint", tuple(formulas[s] for s in SEATS), known, bool(prob))
+        joint = self._cache.get(jkey)
+        if joint is None:
+            joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget)
+            self._cache[jkey] = joint
         inf.exact = joint.exact
         inf.deals = joint.deals
         for seat in unseen:

@@ -589,9 +589,15 @@ class Joint:
         by_hcp = t.ph.sum(axis=0)
         if not by_hcp.any():
             return None
-        least = int(np.flatnonzero(by_hcp)[0])
+        least, most = int(np.flatnonzero(by_hcp)[0]), int(np.flatnonzero(by_hcp)[-1])
         if cap is None or least > 4 * (cap - 1):  # X always holds the cap's honours or more
             return 0, hu - least
+        few_small = nu - 13 == 26  # two free seats share 26 cards: a hand takes all R's small ones
+        # Each honour is worth at least 1, so no hand of X leaves a free hand more than hu - cap;
+        # a hand of X without an honour (0 HCP) leaves exactly that.  A hand of X with more than
+        # 4 * (cap - 1) HCP holds the cap's honours: R's honours then all fit in one hand.
+        if least == 0 and (not few_small or most > 4 * (cap - 1)):
+            return 0, hu - cap
         if t.aux_names == ("akqj",) and t.aux.shape[0] == cap + 1:
             entries = [(int(k), int(h)) for k, h in np.argwhere(t.aux > 0)]
         elif t.aux_names == ("A", "K", "Q", "J"):
@@ -608,7 +614,6 @@ class Joint:
             lt = low[1]
             entries = [(int(k), int(h)) for k, h in np.argwhere(lt.aux > 0)]
             entries += [(cap, int(h)) for h in np.flatnonzero(by_hcp - lt.ph.sum(axis=0) > 0.5)]
-        few_small = nu - 13 == 26  # two free seats share 26 cards: a hand takes all R's small ones
         lo, hi = 99, -1
         for k, h in entries:
             excess = max(0, cap - k)  # honours of R beyond 13, all jacks among the lowest

@@ -142,7 +142,7 @@ def test_one_spade_two_spades_with_a_known_hand(inferencer):
     # North's 1S shows 11-16 HCP and 4+ spades [A32]; South holds 12 HCP and 3 spades: East and
     # West hold at most 40 - 12 - 11 = 17 HCP and 13 - 3 - 4 = 6 spades
     south = Hand.from_pbn("KQ2.A87.QJ54.962")
-    r = inferencer.infer(Auction.parse("1S P 2S"), known=("S", south))
+    r = inferencer.infer(Auction.parse("1S P 2S"), known=("S", south), joint=True)
     for seat in "EW":
         assert r.hands[seat].hcp == (0, 40 - 12 - 11)
         assert r.hands[seat].lengths["S"] == (0, 13 - 3 - 4)
@@ -191,7 +191,7 @@ def test_several_constrained_seats_contain_every_consistent_deal(inferencer, auc
     formulas = {s: conj(inferencer.seat_formulas(calls, s)) for s in "NESW"}
     formulas = {s: f for s, f in formulas.items() if f != TRUE}
     assert len(formulas) >= 2
-    r = inferencer.infer(Auction.parse(auction))
+    r = inferencer.infer(Auction.parse(auction), joint=True)
     for d in _consistent_deals(formulas, 150, 3):
         for s in "NESW":
             h = r.hands[s]
