@@ -5,8 +5,9 @@
 
 What it measures
 * batch: one Inferencer answering a fixed list of auctions in order, as `canary-infer infer`
-  does in batch mode (results of earlier auctions' prefixes are reused, as in real use):
-  median and p95 milliseconds per auction; and "cold", every auction with an empty cache.
+  does in batch mode (joint answers; results of earlier auctions' prefixes are reused, as in
+  real use): median and p95 milliseconds per auction; the same with each seat answered alone
+  (the Python API's default); and "cold", every auction with an empty cache.
 * per process: `python -m canary_infer infer --json AUCTION` as a fresh process each time,
   without the disk cache and then with a warm one (everything else runs without it).
 * peak memory: the batch process's maximum resident set, and the children's.
@@ -68,14 +69,15 @@ def ms(xs):
             "max_ms": round(xs[-1] * 1000, 2), "n": len(xs)}
 
 
-def batch(system, repeats: int):
-    """One Inferencer over the list, `repeats` times with a fresh Inferencer each time."""
+def batch(system, repeats: int, joint: bool = True):
+    """One Inferencer over the list, `repeats` times with a fresh Inferencer each time; joint
+    answers as the command line gives them (or each seat alone, joint=False)."""
     times = []
     for _ in range(repeats):
         inf = Inferencer(system)
         for a in AUCTIONS:
             t = time.perf_counter()
-            inf.infer(Auction.parse(a))
+            inf.infer(Auction.parse(a), joint=joint)
             times.append(time.perf_counter() - t)
     return times
 
@@ -85,7 +87,7 @@ def cold(system):
     for a in AUCTIONS:
         inf = Inferencer(system)
         t = time.perf_counter()
-        inf.infer(Auction.parse(a))
+        inf.infer(Auction.parse(a), joint=True)
         times.append(time.perf_counter() - t)
     return times
 
@@ -161,12 +163,12 @@ def dealer_peer():
 # --------------------------------------------------------------------------- the issue's targets
 def in_process(system, auction: str, runs: int = 5) -> dict:
     """CPU milliseconds of one exact joint answer in a fresh Inferencer (system loaded)."""
-    Inferencer(system).infer(Auction.parse("2C"))  # the one-off tables every answer shares
+    Inferencer(system).infer(Auction.parse("2C"), joint=True)  # the one-off tables every answer shares
     ts = []
     for _ in range(runs):
         inf = Inferencer(system)
         t = time.process_time()
-        inf.infer(Auction.parse(auction))
+        inf.infer(Auction.parse(auction), joint=True)
         ts.append(time.process_time() - t)
     return {"median_cpu_ms": round(statistics.median(ts) * 1000, 1), "min_cpu_ms": round(min(ts) * 1000, 1)}
 
@@ -176,7 +178,7 @@ def peak_rss_of(auction: str) -> float:
     (VmHWM: getrusage's maximum would carry over the parent's from before exec)."""
     code = ("import os; os.environ['CANARY_INFER_CACHE'] = 'off'\n"
             "from canary_infer.infer import Inferencer\nfrom canary_infer.auction import Auction\n"
-            f"Inferencer().infer(Auction.parse({auction!r}))\n"
+            f"Inferencer().infer(Auction.parse({auction!r}), joint=True)\n"
             "print(next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM')) / 1024)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(Path(__file__).resolve().parent.parent)).stdout
@@ -236,7 +238,7 @@ def targets(system) -> dict:
     exe = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
     if exe:
         for a, cond in DEALER_NARROW.items():
-            r = Inferencer(system).infer(Auction.parse(a))
+            r = Inferencer(system).infer(Auction.parse(a), joint=True)
             want = {tuple(map(int, p.split("-"))) for p in r.hands["N"].patterns}
             d = dealer_finds_patterns(exe, cond, want)
             ours = in_process(system, a)
@@ -256,6 +258,7 @@ def main():
     print(f"{len(AUCTIONS)} auctions", file=sys.stderr, flush=True)
     out["batch"] = ms(batch(system, 1 if a.quick else 3))
     out["batch"]["target"] = "median <= 2 ms, p95 <= 20 ms"
+    out["batch_each_seat_alone"] = ms(batch(system, 1 if a.quick else 3, joint=False))
     out["cold"] = ms(cold(system))
     out["targets"] = targets(system)
     if not a.quick:

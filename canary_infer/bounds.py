@@ -27,7 +27,7 @@ import numpy as np
 
 from .cards import RANKS, SEATS, SUITS
 from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat
-from .expr import TRUE, Feat, Node
+from .expr import TRUE, Feat
 
 _INF = 10_000
 RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
@@ -187,8 +187,6 @@ class _Search:
         hands that share no card with what is placed; the rest is dealt at random and checked."""
         j = self.j
         base = np.zeros(52, bool) if j.known is None else ~j.unseen
-        combos = [(np.zeros(0, np.int64), {})]  # not used: kept simple below
-        del combos
         placed: list[tuple[str, np.ndarray]] = []
         masks = np.array([_bits(base[None, :])[0]], np.uint64)
         choice: list[np.ndarray] = []
@@ -479,4 +477,4 @@ def joint_views(j) -> dict:
     return views
 
 
-__all__ = ["outer_bounds", "joint_views", "DealModel", "Node", "PAT_LENGTHS"]
+__all__ = ["outer_bounds", "joint_views", "DealModel"]

@@ -59,8 +59,7 @@ from .engine import (
     class_table,
     suit_classes,
 )
-from .expr import FALSE, TRUE, Cmp, Node, Pattern, Shape, conj, evaluate
-from .features import TOP
+from .expr import TRUE, Cmp, Node, Pattern, Shape, conj, evaluate
 
 RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
 CARD_HCP = np.tile(RANK_HCP, 4)  # card index = suit * 13 + rank (A=0 .. 2=12)
@@ -454,13 +453,9 @@ class Joint:
 
     @property
     def consistent(self) -> bool:
-        if self.known is not None and self.known[0] in self.formulas:
-            pass
-        return all(t.hands > 0 for t in self.tables.values()) and self._joint_possible()
-
-    def _joint_possible(self) -> bool:
-        views = self._seat_views()
-        return all(v.consistent for v in views.values())
+        """Whether some deal fits every constrained seat's calls (and my hand)."""
+        return all(t.hands > 0 for t in self.tables.values()) and all(
+            v.consistent for v in self._seat_views().values())
 
     def _u_lengths(self) -> np.ndarray:
         return self.unseen.reshape(4, 13).sum(axis=1)
@@ -806,4 +801,4 @@ class Joint:
             np.put_along_axis(owner, cards, np.int8(s), axis=1)
 
 
-__all__ = ["Joint", "SeatView", "Distribution", "Answer", "classes_of", "holds", "deal_of", "hand_of", "FALSE", "TOP"]
+__all__ = ["Joint", "SeatView", "Distribution", "Answer", "classes_of", "holds", "deal_of", "hand_of", "free_result"]
