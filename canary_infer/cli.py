@@ -443,8 +443,8 @@ def build_parser() -> argparse.ArgumentParser:
     pd.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962")
     pd.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pd.add_argument("--format", default="text", choices=["text", "pbn", "lin"], help="output format (default text)")
-    pd.add_argument("--time-limit", type=float, default=None, metavar="S",
-                    help="stop after S seconds with the deals found so far")
+    pd.add_argument("--time-limit", type=float, default=120.0, metavar="S",
+                    help="stop after S seconds with the deals found so far (default 120; a warning says so)")
     pd.set_defaults(func=cmd_deal)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
