@@ -9,7 +9,7 @@ meaning in words and check that inference of that call never excludes it.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -25,7 +25,7 @@ RANKS = "AKQJT98765432"
 HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _inferencer(options: frozenset) -> Inferencer:
     system = load_system()
     if options:
@@ -33,7 +33,7 @@ def _inferencer(options: frozenset) -> Inferencer:
     return Inferencer(system)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _infer(text: str, options: frozenset = frozenset()):
     inf = _inferencer(options)
     auction = Auction.parse(text)
@@ -59,7 +59,7 @@ def patterns(seat) -> set[str]:
 
 
 def lengths(pattern: str) -> dict[str, int]:
-    return dict(zip("SHDC", map(int, pattern.split("-"))))
+    return dict(zip("SHDC", map(int, pattern.split("-")), strict=True))
 
 
 # --------------------------------------------------------------------------- section 2: first responses
@@ -370,7 +370,8 @@ MEANINGS = {
     "1H P 2N": ({"H": (5, 8)}, lambda h: _top3(h, "H") >= 1),                            # [A146, A549]
     "1H P 3S": ({"S": (0, 1), "H": (4, 8)}, lambda h: True),                             # [A147]
     "1H P 2S": ({"S": (6, 8)}, lambda h: _top3(h, "S") == 2),                            # HHxxxx, not solid
-    "P P 1H P 2S": ({"S": (4, 8), "H": (4, 8)}, lambda h: _top3(h, "S") >= 2),           # a flower bid [A634]
+    # a flower bid [A634] by a passed hand: at most 10 HCP, below every opening's 11 [A31-38]
+    "P P 1H P 2S": ({"S": (4, 8), "H": (4, 8)}, lambda h: _top3(h, "S") >= 2 and _hcp(h) <= 10),
 }
 
 
