@@ -387,3 +387,45 @@ def test_a_hand_built_from_a_response_s_words_is_never_excluded(text, data):
     assert all(evaluate(x.formula, hand) for x in reading if x.seat == r.seat and x.defined), (text, hand.pbn())
     seat = inference.hands[r.seat]
     assert hand.pattern in seat.patterns and seat.hcp[0] <= hand.hcp <= seat.hcp[1]
+
+
+# --------------------------------------------------------------------------- verify-relays after a raise
+@cache
+def _relay_tree(start: str):
+    from canary_infer.verify import Verifier
+
+    inf = _inferencer(frozenset())
+    trees = {t.start: t for t in Verifier(inf).relay_trees(starts=[start])}
+    return trees[start]
+
+
+# What the notes' answers leave: opener holds exactly three of responder's suit [A298] and an
+# unbalanced or semi-balanced 1x opening [A32].  Worked out by hand from the words:
+# - 1D-1H-2H-2S: 2N (no singleton or void: with three hearts only 2-3-6-2, since 1D is never
+#   balanced), 3C 1-3-5-4/1-3-4-5, 3D 5+ diamonds, 3H/3S 5+ spades.  With four diamonds and
+#   fewer than five spades, S + C = 6: 0-6 is left (1-5 is 3C; 2-4, 3-3, 4-2 are balanced).
+#   5-3-5-0 has both 5+ diamonds and 5+ spades.
+# - 1D-1S-2S-2N: the same with the majors swapped: 3-0-4-6 left, 3-5-5-0 in 3D and 3H.
+# - 1H-1S-2S-2N: 3C 3-4-1-5, 3D 3-4-5-1, 3H 5+ hearts; with four hearts D + C = 6: 0-6 and 6-0
+#   are left (1-5 and 5-1 are named, 2-4, 3-3, 4-2 balanced).
+RELAY_GAPS = {
+    "1D P 1H P 2H P 2S": ({"0-3-4-6"}, {"5-3-5-0"}),
+    "1D P 1S P 2S P 2N": ({"3-0-4-6"}, {"3-5-5-0"}),
+    "1H P 1S P 2S P 2N": ({"3-4-0-6", "3-4-6-0"}, set()),
+}
+
+
+@pytest.mark.parametrize("start", sorted(RELAY_GAPS))
+def test_verify_relays_finds_the_hands_the_notes_leave_without_an_answer(start):
+    gaps, overlapping = RELAY_GAPS[start]
+    t = _relay_tree(start)
+    assert {p for g in t.gaps for p in g.patterns} == gaps
+    assert {p for o in t.overlaps for p in o.patterns} == overlapping
+    leaves = {x.auction.rsplit(" ", 1)[1]: x for x in t.leaves}
+    if start.startswith("1H"):
+        assert leaves["3C"].patterns == ["3-4-1-5"] and leaves["3C"].resolved
+        assert leaves["3D"].patterns == ["3-4-5-1"] and leaves["3D"].resolved
+        assert all(lengths(p)["H"] >= 5 and lengths(p)["S"] == 3 for p in leaves["3H"].patterns)
+    if start.startswith("1D P 1H"):
+        assert leaves["2N"].patterns == ["2-3-6-2"]
+        assert set(leaves["3C"].patterns) == {"1-3-5-4", "1-3-4-5"} and not leaves["3C"].resolved
