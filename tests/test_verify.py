@@ -297,7 +297,9 @@ def test_cli_verify_relays_reads_the_start_like_an_auction(run):
     both = json.loads(run("verify-relays", "2S P 2N", "2H P 2S", "--json")[1])
     assert sorted(t["start"] for t in both["trees"]) == ["2H P 2S", "2S P 2N"]
     every = json.loads(run("verify-relays", "--json")[1])
-    assert sorted(t["start"] for t in every["trees"]) == ["2H 2S 2N", "2H P 2S", "2H X 2S", "2S P 2N", "2S X 2N"]
+    assert sorted(t["start"] for t in every["trees"]) == [
+        "1D P 1H P 2H P 2S", "1D P 1N", "1D P 1S P 2S P 2N", "1H P 1N", "1H P 1S P 2S P 2N", "1S P 1N",
+        "2H 2S 2N", "2H P 2S", "2H X 2S", "2S P 2N", "2S X 2N"]
 
 
 @pytest.mark.parametrize("start", ["1S P 2N", "2S 3H"])
