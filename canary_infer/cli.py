@@ -502,11 +502,12 @@ def cmd_selfcheck(args) -> int:
     from .selfcheck import run
 
     prog = Progress(args.progress)
-    r = run(args.deals, args.seed, progress=prog.step)
+    r = run(args.deals, args.seed, progress=prog.step, defenders=args.defenders)
     if args.json:
         print(json.dumps(r.as_json()))
     else:
         print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
+              f"{r.competitive} competitive (the defenders bid), "
               f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
               f"{r.several} hands fitting several")
         for e in r.examples:
@@ -712,6 +713,9 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ps.add_argument("--deals", type=int, default=1000)
     ps.add_argument("--seed", type=int, default=1)
+    ps.add_argument("--defenders", choices=["system", "pass"], default="system",
+                    help="'system' (default): the defenders bid with the system too, so competitive "
+                         "auctions are bid and checked; 'pass': they pass throughout")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
     ps.set_defaults(func=cmd_selfcheck)
