@@ -243,3 +243,15 @@ def test_a_hand_built_from_the_words_is_never_excluded(inferencer, case, seed):
         return
     r = inferencer.infer(Auction.parse(auction, dealer="N"), known=(seat, hand))
     assert r.hands[seat].consistent, (auction, hand.pbn())
+
+
+# ------------------------------------------------------------------ the round trip with both sides bidding
+def test_selfcheck_bids_the_defenders_with_the_system(inferencer):
+    from canary_infer.selfcheck import competitive, run
+
+    both = run(12, 5, inferencer)
+    assert both.violations == 0
+    assert both.competitive > 0  # over a 1-level opening most hands have a call in the defence tree
+    quiet = run(12, 5, inferencer, defenders="pass")
+    assert quiet.violations == 0 and quiet.competitive == 0
+    assert competitive(Auction.parse("1H X P 1S P P P")) and not competitive(Auction.parse("1H P 1N P 2C P P P"))
