@@ -45,6 +45,31 @@ def _error_json(kind: str, message: str, position=None, auction=None, dealer="N"
             "error": {"kind": kind, "message": message, "position": position}}
 
 
+SYSTEM_HELP = ("the folder of .canary files to read (default: $CANARY_SYSTEM, else the built-in system; "
+               "'builtin' names the built-in one)")
+
+
+def _add_system_option(p) -> None:
+    p.add_argument("--system", metavar="DIR", default=None, help=SYSTEM_HELP)
+
+
+def _load_system(args, empty: dict | None = None):
+    """The system the command reads (``--system``, ``$CANARY_SYSTEM`` or the built-in files), or
+    None after reporting why it cannot be read: on stderr, or as a JSON error object with
+    ``--json`` (``empty`` gives the command's other keys)."""
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, error_json, load
+
+    try:
+        return load(choose(getattr(args, "system", None)))
+    except (SystemDirError, SystemFileError) as e:
+        if getattr(args, "json", False):
+            print(json.dumps({**(empty or {}), "error": error_json(e)}))
+        else:
+            print(f"error: cannot read the system: {e}", file=sys.stderr)
+        return None
+
+
 def _parse_known(text: str | None):
     if not text:
         return None
@@ -142,14 +167,16 @@ def cmd_infer(args) -> int:
     except CardError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from .system import load_system
-
+    dealer = args.dealer.upper()
+    system = _load_system(args, {"auction": " ".join(args.auction).split() if args.auction else None,
+                                 "dealer": dealer, "calls": [], "hands": {}})
+    if system is None:
+        return 2
     try:
-        inferencer = Inferencer(configured(load_system(), args), we=args.we, vul=args.vul)
+        inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    dealer = args.dealer.upper()
     if args.auction is None:
         # batch mode: one auction per line in, one JSON object (or report) per line out
         for line in sys.stdin:
@@ -282,7 +309,10 @@ def cmd_infer_file(args) -> int:
         boards = _read_boards(args)
     except _FileProblem as e:
         return _fail(str(e))
-    inferencer = Inferencer()
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
     written = []
     for b in boards:
         report = infer_board(inferencer, b)
@@ -312,7 +342,10 @@ def cmd_infer_to(args) -> int:
         auction = Auction.parse(" ".join(args.auction), dealer=args.dealer.upper())
     except AuctionError as e:
         return _fail(f"({e.kind}) {e}")
-    notes = call_notes(Inferencer().infer(auction))
+    system = _load_system(args)
+    if system is None:
+        return 2
+    notes = call_notes(Inferencer(system).infer(auction))
     if args.to == "pbn":
         print(f'[Dealer "{auction.dealer}"]\n' + auction_section(auction, notes))
     elif args.to == "lin":
@@ -333,7 +366,10 @@ def cmd_bid_file(args) -> int:
         boards = _read_boards(args)
     except _FileProblem as e:
         return _fail(str(e))
-    inferencer = Inferencer()
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
     bidder = Bidder(inferencer.system)
     results, written = [], []
     prog = Progress(getattr(args, "progress", None))
@@ -385,7 +421,6 @@ def cmd_bid_file(args) -> int:
 
 def cmd_bid(args) -> int:
     from .bidding import Bidder
-    from .system import load_system
 
     if args.pbn or args.lin:
         if args.hand:
@@ -404,8 +439,11 @@ def cmd_bid(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
+    system = _load_system(args, {"status": "error", "calls": []})
+    if system is None:
+        return 2
     try:
-        system = configured(load_system(), args)
+        system = configured(system, args)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -428,10 +466,14 @@ def cmd_bid(args) -> int:
 
 
 def cmd_verify_relays(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
+    system = _load_system(args, {"trees": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     try:
         starts = [" ".join(Auction.parse(s).calls and [str(c) for c in Auction.parse(s).calls]) for s in args.start]
     except AuctionError as e:
@@ -471,10 +513,14 @@ def _finding_lines(kind: str, items) -> list[str]:
 
 
 def cmd_check_system(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
+    system = _load_system(args, {"nodes": 0, "gaps": [], "overlaps": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     r = v.check_system()
     prog.done()
     if args.json:
@@ -499,10 +545,14 @@ def cmd_check_system(args) -> int:
 
 
 def cmd_selfcheck(args) -> int:
+    from .infer import Inferencer
     from .selfcheck import run
 
+    system = _load_system(args, {"deals": 0})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    r = run(args.deals, args.seed, progress=prog.step, defenders=args.defenders)
+    r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, defenders=args.defenders)
     if args.json:
         print(json.dumps(r.as_json()))
     else:
@@ -514,6 +564,52 @@ def cmd_selfcheck(args) -> int:
             print(f"  {e['kind']}: dealer {e['dealer']} '{e['auction']}' {e['seat']} {e['hand']}"
                   + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
     return 1 if r.violations else 0
+
+
+DIFF_DESCRIPTION = """\
+Compare two system folders call by call: the calls added or removed, and for every call
+whose constraint changed, in each chair where it did, what changed for the hands that make
+it at that point (its constraint and the caller's earlier calls, as 'infer' reads them):
+the HCP and suit-length ranges before and after, the patterns gained and lost, the exact
+number of hands gained and lost, and a typical hand of each.  A constraint written
+differently that the same hands satisfy is reported as rewritten, a change of words only
+as reworded.  Exit status as diff: 0 if every call is made with the same hands, 1 if not,
+2 on an error."""
+
+
+def cmd_diff_system(args) -> int:
+    from .diffsys import diff_systems, render_text
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, SystemSource, choose, error_json, load
+
+    def fail(message: str, e: Exception | None = None) -> int:
+        if args.json:
+            err = error_json(e) if e is not None else {"kind": "usage", "message": message, "path": None, "line": None}
+            print(json.dumps({"error": err}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    if len(args.folders) > 2:
+        return fail("diff-system takes two system folders, OLD and NEW (or one, NEW, against the system in use)")
+    if len(args.folders) == 2 and args.system is not None:
+        return fail("give OLD and NEW, or --system OLD and NEW, not both")
+    if len(args.folders) == 2:
+        sources = [choose(f, environ={}, origin="argument") for f in args.folders]
+    else:
+        sources = [choose(args.system), choose(args.folders[0], environ={}, origin="argument")]
+    systems = []
+    for src in sources:
+        try:
+            systems.append(load(src) if src.directory is not None else load(SystemSource(None)))
+        except (SystemDirError, SystemFileError) as e:
+            return fail(f"cannot read the system: {e}", e)
+    prog = Progress(args.progress)
+    d = diff_systems(systems[0], systems[1], sources[0].describe(), sources[1].describe(), progress=prog.say,
+                     example_seconds=args.seconds)
+    prog.done()
+    print(json.dumps(d.as_json()) if args.json else render_text(d))
+    return 0 if d.same else 1
 
 
 EXPLAIN_EPILOG = f"""\
@@ -546,31 +642,25 @@ def cmd_explain(args) -> int:
     except CardError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    ex = explain(Inferencer(), auction, known)
+    system = _load_system(args, {**_error_json("system", "", None, text.split(), dealer), "steps": []})
+    if system is None:
+        return 2
+    ex = explain(Inferencer(system), auction, known)
     print(json.dumps(ex) if args.json else render(ex))
     return 0
 
 
 def load_system_dir(folder: str | None):
-    """The system from a folder of *.canary files (None: the built-in one).
+    """The system from ``--system DIR``, else ``$CANARY_SYSTEM``, else the built-in files.
 
     :raises _FileProblem: for a missing folder, one without system files, or a bad file."""
-    from pathlib import Path
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, load
 
-    from .system import SystemFileError, load_system
-
-    if folder is None:
-        return load_system()
-    path = Path(folder)
-    if not path.is_dir():
-        raise _FileProblem(f"--system {folder}: no such folder")
-    files = sorted(path.glob("*.canary"))
-    if not files:
-        raise _FileProblem(f"--system {folder}: no *.canary files in it")
     try:
-        return load_system(files)
-    except SystemFileError as e:
-        raise _FileProblem(str(e)) from None
+        return load(choose(folder))
+    except (SystemDirError, SystemFileError) as e:
+        raise _FileProblem(f"cannot read the system: {e}") from None
 
 
 def cmd_export_system(args) -> int:
@@ -622,6 +712,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --pbn/--lin: write the boards with each call's meaning as a note (.lin: LIN)")
     pi.add_argument("--to", choices=["pbn", "lin", "handviewer"],
                     help="print the AUCTION as PBN or LIN with each call's meaning, or as a BBO handviewer link")
+    _add_system_option(pi)
     pi.set_defaults(func=cmd_infer)
 
     pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
@@ -631,6 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
     pe.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pe.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pe.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_system_option(pe)
     pe.set_defaults(func=cmd_explain)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
@@ -653,6 +745,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "output; the report then goes to standard error)")
     pb.add_argument("--handviewer", action="store_true", help="with --pbn/--lin: a BBO handviewer link per board")
     pb.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
 
     px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
@@ -663,7 +756,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "  canary-infer export-system --format bboalert --system my-system/",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
-    px.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
+    _add_system_option(px)
     px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     px.set_defaults(func=cmd_export_system)
 
@@ -676,7 +769,7 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     pw.add_argument("--port", type=int, default=8000, help="default 8000")
     pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
-    pw.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
+    _add_system_option(pw)
     pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
     pw.set_defaults(func=cmd_serve)
 
@@ -691,6 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("start", nargs="*", help='where a tree starts, e.g. "2S P 2N" (default: every tree)')
     pv.add_argument("--json", action="store_true")
     pv.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pv)
     pv.set_defaults(func=cmd_verify_relays)
 
     pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
@@ -702,6 +796,7 @@ def build_parser() -> argparse.ArgumentParser:
     pc.add_argument("--json", action="store_true")
     pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
     pc.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pc)
     pc.set_defaults(func=cmd_check_system)
 
     ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
@@ -718,7 +813,29 @@ def build_parser() -> argparse.ArgumentParser:
                          "auctions are bid and checked; 'pass': they pass throughout")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(ps)
     ps.set_defaults(func=cmd_selfcheck)
+
+    pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
+                        usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
+                              "[OLD] NEW",
+                        description=DIFF_DESCRIPTION,
+                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.system as s; "
+                               "print(s.builtin_dir())')\" mine\n"
+                               "  canary-infer diff-system builtin mine       what my edits change\n"
+                               "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
+                               "or the built-in system\n"
+                               "  canary-infer diff-system old new --json",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pd.add_argument("folders", nargs="+", metavar="[OLD] NEW",
+                    help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
+                         "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
+    pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
+    pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
+                    help="time limit for finding each example hand (default 5)")
+    pd.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pd)
+    pd.set_defaults(func=cmd_diff_system)
     return p
 
 
