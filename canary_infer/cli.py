@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .auction import SEATS, Auction, AuctionError
+from .auction import SEATS, Auction, AuctionError, split_calls
 from .cards import CardError, Hand
 
 EXAMPLE = "2S P 2N P 3C"
@@ -26,6 +26,7 @@ examples:
   canary-infer infer "P P 1S" --dealer E          East and South pass, West opens in third chair
   canary-infer infer "2H P 2S P 3D" --json        the JSON contract (see README)
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
+  canary-infer infer '[Auction "E"] 1S Pass 2NT'   a PBN auction section: the tag names the dealer
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
 files and formats (see the README):
@@ -35,9 +36,11 @@ files and formats (see the README):
   "2S P 2N" --to pbn|lin|handviewer              the auction with its meanings, or a BBO handviewer link
 
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
-commas or dashes.  Patterns are written spades-hearts-diamonds-clubs.  Exit status: 0, or 2
-for an unreadable or illegal auction or hand (in batch mode bad lines get an error object
-and the batch goes on)."""
+commas or dashes; or a PBN [Auction "SEAT"] section (in batch input a line starting with
+'[' opens a PBN game, which runs to the next empty line).  Patterns are written
+spades-hearts-diamonds-clubs.  Exit status: 0, or 2 for an unreadable or illegal auction or
+hand (in batch mode bad lines, including lines that are not UTF-8, get an error object and
+the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
@@ -70,9 +73,27 @@ def _load_system(args, empty: dict | None = None):
         return None
 
 
+def _is_pbn(text: str) -> bool:
+    return text.lstrip().startswith(("[", "%"))  # a tag, or a PBN comment line before one
+
+
+def read_auction(text: str, dealer: str | None) -> Auction:
+    """An auction from the command line or a batch line: calls, or a PBN ``[Auction "SEAT"]``
+    section (whose tag names the dealer; ``dealer``, if given, must agree)."""
+    if not _is_pbn(text):
+        return Auction.parse(text, dealer=dealer or "N")
+    auction = Auction.from_pbn(text)
+    if dealer is not None and dealer != auction.dealer:
+        raise AuctionError(f"--dealer {dealer} disagrees with the PBN text's [Auction \"{auction.dealer}\"]",
+                           "syntax")
+    return auction
+
+
 def _parse_known(text: str | None):
-    if not text:
+    if text is None:
         return None
+    if not text.strip():
+        raise CardError("--hand is empty: give SEAT:PBN, e.g. S:KQ2.A87.QJ54.962")
     if ":" not in text:
         raise CardError(f"--hand wants SEAT:PBN, e.g. S:KQ2.A87.QJ54.962, got '{text}'")
     seat, pbn = text.split(":", 1)
@@ -117,12 +138,25 @@ def render_text(inf) -> str:
     if getattr(inf, "trump", None):
         lines += ["", f" Agreed trumps: {inf.trump}"]
     lines += ["", " seat  HCP     S     H     D     C    patterns (most frequent first)"]
+
+    def named(positions) -> str:
+        return " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in positions)
+
     for seat in SEATS:
         h = inf.hands[seat]
+        if h.known and not h.consistent:
+            lines.append(f" {seat}     your hand {h.hand} cannot have made these calls: it breaks "
+                         f"{named(h.breaks)} (your hand)")
+            continue
         if not h.consistent:
             why = ""
-            if h.conflict:
-                why = ": " + " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in h.conflict) + " contradict"
+            if h.conflict and len(h.conflict) == 1 and h.conflict_minimal:
+                why = f": {named(h.conflict)} cannot be held with the cards left"
+            elif h.conflict and h.conflict_minimal:
+                why = f": {named(h.conflict)} contradict"
+            elif h.conflict:
+                why = (f": the contradiction lies among {named(h.conflict)} (not narrowed down to the "
+                       "fewest calls: the search stopped at its time limit)")
             lines.append(f" {seat}     no hand fits these calls{why}")
             continue
         lens = "".join(f"{_fmt_range(h.lengths[s]):<6}" for s in "SHDC")
@@ -134,18 +168,56 @@ def render_text(inf) -> str:
     return "\n".join(lines)
 
 
-def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool):
+def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool):
     """Returns (output text, ok)."""
     try:
-        auction = Auction.parse(text, dealer=dealer)
+        auction = read_auction(text, dealer)
     except AuctionError as e:
         if as_json:
-            return json.dumps(_error_json(e.kind, str(e), e.position, text.split(), dealer)), False
+            calls = getattr(e, "calls", None) if _is_pbn(text) else split_calls(text)
+            return json.dumps(_error_json(e.kind, str(e), e.position, calls, dealer or "N")), False
         return f"error ({e.kind}): {e}", False
     inf = inferencer.infer(auction, known)
     if as_json:
         return json.dumps(inf.as_json()), True
     return render_text(inf), True
+
+
+def batch_records(stream):
+    """The auctions of batch input: ``(line number, text, error)`` for each.
+
+    One auction per line; a line starting with ``[`` opens a PBN game, which runs to the next
+    empty line.  Empty lines and ``%`` comment lines between auctions are skipped.  The input
+    is read as bytes and decoded line by line, so a line that is not UTF-8 gives an error
+    (``text`` None) and the lines after it are still read."""
+    buffer = getattr(stream, "buffer", None)
+    lines = iter(buffer) if buffer is not None else (line.encode("utf-8", "surrogateescape") for line in stream)
+    block: list[str] = []
+    start = bad = None
+    for no, raw in enumerate(lines, 1):
+        try:
+            text, err = raw.decode("utf-8"), None
+            if no == 1 and text.startswith("\ufeff"):
+                text = text[1:]  # a byte-order mark
+        except UnicodeDecodeError as e:
+            text, err = "", (f"line {no} is not UTF-8 text: byte 0x{raw[e.start]:02x} at column {e.start + 1} "
+                             "cannot be read (save the input as UTF-8)")
+        text = text.rstrip("\r\n")
+        if start is not None:  # inside a PBN game
+            if err is None and not text.strip():
+                yield start, "\n".join(block), bad
+                block, start, bad = [], None, None
+            else:
+                block.append(text)
+                bad = bad or err
+        elif err is not None:
+            yield no, None, err
+        elif text.lstrip().startswith("["):
+            block, start = [text], no
+        elif text.strip() and not text.lstrip().startswith("%"):
+            yield no, text.strip(), None
+    if start is not None:
+        yield start, "\n".join(block), bad
 
 
 def cmd_infer(args) -> int:
@@ -162,14 +234,17 @@ def cmd_infer(args) -> int:
         return 2
     if args.to:
         return cmd_infer_to(args)
+    dealer = args.dealer.upper() if args.dealer else None
     try:
         known = _parse_known(args.hand)
     except CardError as e:
-        print(f"error: {e}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(_error_json("hand", str(e), dealer=dealer or "N")))
+        else:
+            print(f"error: {e}", file=sys.stderr)
         return 2
-    dealer = args.dealer.upper()
     system = _load_system(args, {"auction": " ".join(args.auction).split() if args.auction else None,
-                                 "dealer": dealer, "calls": [], "hands": {}})
+                                 "dealer": dealer or "N", "calls": [], "hands": {}})
     if system is None:
         return 2
     try:
@@ -178,11 +253,17 @@ def cmd_infer(args) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.auction is None:
-        # batch mode: one auction per line in, one JSON object (or report) per line out
-        for line in sys.stdin:
-            text = line.strip()
-            out, _ = _infer_one(inferencer, text, dealer, known, as_json=args.json or True)
-            print(out if args.json else out, flush=True)
+        # batch mode: one auction per line in, one JSON object per line out (always JSON)
+        for no, text, err in batch_records(sys.stdin):
+            if err is not None:
+                obj = _error_json("syntax", err, None, None, dealer or "N")
+            else:
+                out, ok = _infer_one(inferencer, text, dealer, known, as_json=True)
+                obj = None if ok else json.loads(out)
+            if obj is not None:
+                obj["error"]["line"] = no  # where the bad auction starts in the input
+                out = json.dumps(obj)
+            print(out, flush=True)
         return 0
     text = " ".join(args.auction)
     out, ok = _infer_one(inferencer, text, dealer, known, args.json)
@@ -469,23 +550,28 @@ def cmd_verify_relays(args) -> int:
     from .infer import Inferencer
     from .verify import Verifier
 
+    def fail(kind: str, message: str, position=None) -> int:
+        if args.json:
+            print(json.dumps({"trees": [], "error": {"kind": kind, "message": message, "position": position}}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        starts = [str(Auction.parse(s)) for s in args.start]
+    except AuctionError as e:
+        return fail(e.kind, str(e), e.position)
     system = _load_system(args, {"trees": []})
     if system is None:
         return 2
     prog = Progress(args.progress)
     v = Verifier(Inferencer(system), progress=prog.say)
-    try:
-        starts = [" ".join(Auction.parse(s).calls and [str(c) for c in Auction.parse(s).calls]) for s in args.start]
-    except AuctionError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
     trees = v.relay_trees(starts or None)
     prog.done()
     if args.start and not trees:
-        print(f"error: no relay tree starts at {', '.join(args.start)}", file=sys.stderr)
-        return 2
+        return fail("usage", f"no relay tree starts at {', '.join(args.start)}")
     if args.json:
-        print(json.dumps({"trees": [t.as_json() for t in trees]}))
+        print(json.dumps({"trees": [t.as_json() for t in trees], "error": None}))
         return 0
     for t in trees:
         print(f"Relays from {t.start}: {t.nodes} relay points, {len(t.leaves)} leaves, "
@@ -545,24 +631,38 @@ def cmd_check_system(args) -> int:
 
 
 def cmd_selfcheck(args) -> int:
+    import time
+
     from .infer import Inferencer
-    from .selfcheck import run
+    from .selfcheck import default_workers, run
 
     system = _load_system(args, {"deals": 0})
     if system is None:
         return 2
+    workers = args.workers or default_workers()
     prog = Progress(args.progress)
-    r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, defenders=args.defenders)
+    t = time.monotonic()
+    try:
+        r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, workers=workers,
+                engine=args.engine, scheduler=args.scheduler, defenders=args.defenders)
+    except RuntimeError as e:  # the optional engine is not installed
+        if args.json:
+            print(json.dumps({"error": {"kind": "usage", "message": str(e), "position": None}}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    seconds = time.monotonic() - t
     if args.json:
         print(json.dumps(r.as_json()))
     else:
         print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
               f"{r.competitive} competitive (the defenders bid), "
               f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
-              f"{r.several} hands fitting several")
+              f"{r.several} hands fitting several  [{seconds:.1f} s, {workers} worker(s), {args.engine}]")
         for e in r.examples:
             print(f"  {e['kind']}: dealer {e['dealer']} '{e['auction']}' {e['seat']} {e['hand']}"
                   + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
+        print(_coverage_text(r.coverage_json(), r.deals))
     return 1 if r.violations else 0
 
 
@@ -692,8 +792,47 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def _coverage_text(coverage: dict, deals: int) -> str:
+    """The per-opening coverage table of a self-check."""
+    lines = ["", "coverage: how many deals reached each opening, how they ended and how deep the opening side bid",
+             f"  {'opening':<13} {'deals':>7} {'share':>7} {'completed':>10} {'undefined':>10} {'none':>6} "
+             f"{'mean':>5} {'max':>4}  depth: deals"]
+    for opening, c in coverage.items():
+        depth = " ".join(f"{d}:{n}" for d, n in c["depth"].items())
+        lines.append(f"  {opening:<13} {c['deals']:>7} {c['deals'] / max(deals, 1):>7.1%} {c['completed']:>10} "
+                     f"{c['undefined_stops']:>10} {c['none']:>6} {c['mean_depth']:>5.2f} {c['max_depth']:>4}  {depth}")
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error on a command line with ``--json`` is a JSON object on stdout."""
+
+    json_errors = False
+
+    def error(self, message):
+        if _Parser.json_errors:
+            command = self.prog.split()[-1] if " " in self.prog else None
+            obj = {"error": {"kind": "usage", "message": f"{self.prog}: {message}", "position": None}}
+            if command == "infer":
+                obj = _error_json("usage", obj["error"]["message"])
+            print(json.dumps(obj))
+            sys.exit(2)
+        super().error(message)
+
+
+def _count(text: str) -> int:
+    """A whole number, at least 1 (of deals, of workers)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: give at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
+    p = _Parser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -702,7 +841,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=INFER_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     pi.add_argument("auction", nargs="*", default=None,
                     help="the calls, e.g. \"2S P 2N P 3C\"; omit to read auctions from standard input")
-    pi.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pi.add_argument("--dealer", default=None, choices=list("NESWnesw"),
+                    help="who made the first call (default N; a PBN auction's tag names it)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
     add_play_options(pi)
@@ -730,7 +870,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "several (all that fit, with why), none, or undefined.",
                         epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
                                '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK.8.8765 --auction "2S P 2N P" --json\n'
+                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
                                '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     pb.add_argument("hand", nargs="?", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
@@ -804,13 +944,26 @@ def build_parser() -> argparse.ArgumentParser:
                                     "or reaches a point the notes leave undefined, infer from the auction, and "
                                     "check that every actual hand lies inside what was inferred for its seat. "
                                     "Exit status 1 if any hand does not.",
-                        epilog="example:\n  canary-infer selfcheck --deals 10000 --seed 1",
+                        epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
+                               "result is the same whatever --workers or --engine.\n\n"
+                               "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
+                               "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
+                               "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
+                               "   (pip install 'canary-infer[dask]')",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ps.add_argument("--deals", type=int, default=1000)
-    ps.add_argument("--seed", type=int, default=1)
+    ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
+    ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
     ps.add_argument("--defenders", choices=["system", "pass"], default="system",
                     help="'system' (default): the defenders bid with the system too, so competitive "
                          "auctions are bid and checked; 'pass': they pass throughout")
+    ps.add_argument("--workers", type=_count, default=None,
+                    help="processes to check deals in (default: the machine's cores)")
+    ps.add_argument("--engine", choices=["local", "dask"], default="local",
+                    help="local processes (default), or a Dask cluster (the optional extra 'dask'); "
+                         "Ray is not supported")
+    ps.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="with --engine dask: the scheduler's address (default: start a local cluster "
+                         "of --workers processes)")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
     _add_system_option(ps)
@@ -840,6 +993,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop writing, and keep Python from complaining at exit
+        try:
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 141  # as a program stopped by SIGPIPE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _Parser.json_errors = "--json" in argv
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -847,11 +1021,30 @@ def main(argv=None) -> int:
         return 0
     if args.command == "infer" and not args.auction:
         args.auction = None
+    problem = _environment_problem()
+    if problem is not None:
+        if getattr(args, "json", False):
+            obj = {"error": {"kind": "usage", "message": problem, "position": None}}
+            print(json.dumps(_error_json("usage", problem) if args.command == "infer" else obj))
+        else:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         return args.func(args)
     except BrokenPipeError:  # the reader went away (| head): not an error of ours
         sys.stderr.close()
         return 0
+
+
+def _environment_problem() -> str | None:
+    """A setting in the environment that cannot be followed (checked before any work starts)."""
+    from .cache import CacheConfigError, folder
+
+    try:
+        folder()
+    except CacheConfigError as e:
+        return str(e)
+    return None
 
 
 if __name__ == "__main__":

@@ -118,6 +118,8 @@ class Verifier:
         self.progress = progress or (lambda msg: None)
         self.witness_seconds = witness_seconds
         self._results: dict[Node, Result] = {}
+        self._restricted: dict[tuple, Result] = {}  # (formula, patterns) -> result: see solve_among
+        self._witnesses: dict[Node, str | None] = {}
 
     # ------------------------------------------------------------------ helpers
     def solve(self, formula: Node, within: Result | None = None) -> Result:
@@ -141,14 +143,29 @@ class Verifier:
         chair = (("NESW".index(seat) - "NESW".index(a.dealer)) % 4) + 1
         return conj(self.inf.seat_formulas(calls, seat)), {"chair": chair}, seat
 
+    def solve_among(self, formula: Node, patterns) -> Result:
+        """The formula's result among some patterns, solved once: the tree repeats itself ('same as',
+        schedules), so check-system asks the same overlap question many times (700 solves of 175
+        distinct questions)."""
+        key = (formula, frozenset(patterns))
+        hit = self._restricted.get(key)
+        if hit is None:
+            full = self._results.get(formula)
+            if full is not None and set(full.patterns) <= key[1]:
+                return full  # the restriction leaves out no pattern the formula allows
+            hit = self._restricted[key] = solve(formula, patterns=sorted(patterns))
+        return hit
+
     def witness(self, formula: Node, result: Result) -> str | None:
-        """A typical hand (PBN) satisfying the formula: of the region's most frequent pattern and
-        with the median HCP count of the region's hands of that pattern (see
+        """A typical hand (PBN) satisfying the formula (once per formula): of the region's most frequent
+        pattern and with the median HCP count of the region's hands of that pattern (see
         :func:`canary_infer.witness.typical_hand`), found by CP-SAT."""
         if not result.patterns:
             return None
-        h = typical_hand(formula, result, time_limit=self.witness_seconds)
-        return h.pbn() if h is not None else None
+        if formula not in self._witnesses:
+            h = typical_hand(formula, result, time_limit=self.witness_seconds)
+            self._witnesses[formula] = h.pbn() if h is not None else None
+        return self._witnesses[formula]
 
     def _finding(self, kind, auction, calls, formula, res, **kw) -> Finding:
         pats = [_pat(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1])]
@@ -196,7 +213,7 @@ class Verifier:
                 if not common:
                     continue
                 f = conj([reach, fa, fb])
-                res = solve(f, patterns=sorted(common))
+                res = self.solve_among(f, common)
                 if res.consistent:
                     found_overlaps.append(self._finding(
                         "overlap", auction, [a.call, b.call], f, res,

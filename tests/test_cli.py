@@ -208,7 +208,7 @@ def test_own_hand_can_leave_no_room_for_the_bidding(run):
 def test_own_hand_that_contradicts_own_calls_is_inconsistent(run):
     out = infer_json(run, "1S", "--hand", "n:" + KNOWN[2:])  # a flat 12-count cannot open 1S
     assert out["hands"]["N"]["consistent"] is False
-    assert out["hands"]["N"]["hcp"] == [12, 12]
+    assert out["hands"]["N"]["hcp"] is None and out["hands"]["N"]["breaks"] == [0]
 
 
 @pytest.mark.parametrize("hand,words", [
@@ -220,9 +220,13 @@ def test_own_hand_that_contradicts_own_calls_is_inconsistent(run):
     ("S:KQ2.A87.QJ54.9622", "twice"),
 ])
 def test_a_malformed_hand_exits_2_with_a_message(run, hand, words):
-    status, out, err = run("infer", "--json", "1S", "--hand", hand)
+    status, out, err = run("infer", "1S", "--hand", hand)
     assert status == 2 and out == ""
     assert err.startswith("error:") and words in err
+    status, out, err = run("infer", "--json", "1S", "--hand", hand)  # with --json: an error object
+    obj = json.loads(out)
+    assert status == 2 and set(obj) == CONTRACT and err == ""
+    assert obj["error"]["kind"] == "hand" and words in obj["error"]["message"]
 
 
 # --------------------------------------------------------------------------- text mode

@@ -298,9 +298,12 @@ def test_cli_verify_relays_reads_the_start_like_an_auction(run):
 
 @pytest.mark.parametrize("start", ["1S P 2N", "2S 3H"])
 def test_cli_verify_relays_rejects_a_start_with_no_tree(run, start):
-    status, out, err = run("verify-relays", start, "--json")
+    status, out, err = run("verify-relays", start)
     assert status == 2 and out == ""
     assert "no relay tree starts at" in err
+    status, out, err = run("verify-relays", start, "--json")  # with --json: an error object
+    obj = json.loads(out)
+    assert status == 2 and obj["trees"] == [] and "no relay tree starts at" in obj["error"]["message"]
 
 
 def test_cli_verify_relays_rejects_an_illegal_start(run):
