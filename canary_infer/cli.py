@@ -794,7 +794,7 @@ def cmd_selfcheck(args) -> int:
     t = time.monotonic()
     try:
         r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, workers=workers,
-                engine=args.engine, scheduler=args.scheduler)
+                engine=args.engine, scheduler=args.scheduler, defenders=args.defenders)
     except RuntimeError as e:  # the optional engine is not installed
         if args.json:
             print(json.dumps({"error": {"kind": "usage", "message": str(e), "position": None}}))
@@ -806,6 +806,7 @@ def cmd_selfcheck(args) -> int:
         print(json.dumps(r.as_json()))
     else:
         print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
+              f"{r.competitive} competitive (the defenders bid), "
               f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
               f"{r.several} hands fitting several  [{seconds:.1f} s, {workers} worker(s), {args.engine}]")
         for e in r.examples:
@@ -1125,6 +1126,9 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
     ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    ps.add_argument("--defenders", choices=["system", "pass"], default="system",
+                    help="'system' (default): the defenders bid with the system too, so competitive "
+                         "auctions are bid and checked; 'pass': they pass throughout")
     ps.add_argument("--workers", type=_count, default=None,
                     help="processes to check deals in (default: the machine's cores)")
     ps.add_argument("--engine", choices=["local", "dask"], default="local",
