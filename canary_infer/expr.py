@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
@@ -515,8 +516,10 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
+@lru_cache(maxsize=4096)
 def parse_tree(text: str) -> Tree:
-    """Parse text into a lark tree (syntax only), raising ConstraintError with the column."""
+    """Parse text into a lark tree (syntax only), raising ConstraintError with the column.
+    The trees are only read, so one text's tree is shared."""
     try:
         return _PARSER.parse(text)
     except UnexpectedInput as e:
