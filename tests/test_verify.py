@@ -182,8 +182,8 @@ def test_the_asking_2n_over_their_2s_leaves_the_5440_and_6_5_hands_without_a_cal
 
 def test_leaf_shares_add_up_and_are_hand_counts_over_the_hands_reaching_the_start(trees, inferencer):
     for t in trees.values():
-        if t.gaps:
-            continue  # shares add up only where the answers cover every hand
+        if t.gaps or t.overlaps:
+            continue  # shares add up only where the answers partition the hands (2C's relays overlap [A921-947])
         total = opener_total(inferencer, t.start)
         assert total > 0
         assert sum(x.hands for x in t.leaves) == total, t.start  # no gap, no overlap: a partition
