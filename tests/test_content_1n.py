@@ -243,7 +243,7 @@ SUITS = "SHDC"
 def build(draw, lengths, honours):
     """A hand with the given suit lengths, the named honours, the other cards chosen at random."""
     cards = []
-    for s, n in zip(SUITS, lengths):
+    for s, n in zip(SUITS, lengths, strict=True):
         hon = list(honours.get(s, ""))
         rest = [r for r in RANKS if r not in hon and r not in "AKQJ"]
         small = draw(st.lists(st.sampled_from(rest), min_size=n - len(hon), max_size=n - len(hon), unique=True))
