@@ -275,3 +275,15 @@ def test_a_hand_built_from_the_meaning_is_never_excluded(inferencer, data, aucti
     assume(inferencer.infer(Auction.parse(prefix, dealer="N"), known=(seat, hand)).hands[seat].consistent)
     r = inferencer.infer(Auction.parse(auction, dealer="N"), known=(seat, hand))
     assert r.hands[seat].consistent, f"{hand.pbn()} excluded by {auction}"
+
+
+# --------------------------------------------------------------------------- what the notes leave open
+@pytest.mark.parametrize("auction", [
+    "1D P 2N P 3D P 3N",        # the trump ask is 'except if 1D is opened' [A549]
+    "1S P 1N P 3S P 5C",        # after the jump rebid only new suits, 3N and game are given [A799-803]
+    "1H P 1N P 2S P 3N",        # responder's 3N is given only in the 1H-1N-2C/2D samples [A502, A514]
+])
+def test_calls_the_notes_do_not_define_are_reported_undefined(inferencer, auction):
+    calls = infer(inferencer, auction).calls
+    assert calls[-1].defined is False
+    assert all(c.defined for c in calls[:-1] if c.seat in "NS")
