@@ -104,9 +104,25 @@ def render_text(inf) -> str:
         pats = " ".join(h.patterns[:8]) + (f" … ({len(h.patterns)} patterns)" if len(h.patterns) > 8 else "")
         tag = " (your hand)" if h.known else ""
         lines.append(f" {seat}     {_fmt_range(h.hcp):<7} {lens} {pats}{tag}")
+    lines += _slam_lines(inf)
     if any(not c.defined for c in inf.calls):
         lines += ["", " ? = the system notes give this call no meaning here: it adds no constraint."]
     return "\n".join(lines)
+
+
+def _slam_lines(inf) -> list[str]:
+    """Key cards, trump queen and controls of the seats whose calls (or hand) narrow them."""
+    out = []
+    for seat in SEATS:
+        h = inf.hands[seat]
+        f = getattr(h, "slam", None)
+        if f is None or not h.consistent:
+            continue
+        wide = f.controls == (0, 12) and f.trump_queen is None and f.keycards in (None, (0, 5))
+        if h.known or not wide:
+            out.append(f" {seat}     {f.describe()}")
+    return (["", f" Slam ({'trumps ' + inf.trump if inf.trump else 'no suit agreed'}): key cards are the four aces "
+             "and the trump king; controls count A=2, K=1"] + out) if out else []
 
 
 def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool):

@@ -20,6 +20,7 @@ from .auction import SEATS, Auction
 from .cards import SUITS, Hand
 from .engine import Available, Result, solve
 from .expr import TRUE, Node, conj, evaluate, feats
+from .slam import SlamFacts, slam_facts
 from .system import CallNode, System, load_system, read_auction
 
 OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
@@ -72,6 +73,7 @@ class SeatInference:
     hands: float  # number of 13-card hands (from the cards unseen) that fit
     known: bool = False  # the asker's own hand
     conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
+    slam: SlamFacts | None = None  # key cards, trump queen, controls (canary_infer.slam)
 
     def as_json(self) -> dict:
         return {
@@ -81,6 +83,7 @@ class SeatInference:
             "patterns": self.patterns,
             "hands": int(self.hands),
             **({"conflict": self.conflict} if self.conflict is not None else {}),
+            **(self.slam.as_json() if self.slam else {"keycards": None, "trump_queen": None, "controls": None}),
         }
 
 
@@ -269,10 +272,12 @@ class Inferencer:
                 ok = all(evaluate(f, hand) for f in formulas)
                 lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
                 inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
+                inf.hands[seat].slam = slam_facts((), inf.trump, hand=hand)
                 continue
             res = self._solve_chain(formulas, avail)
             pats, lengths = self._described(res)
             inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
+            inf.hands[seat].slam = slam_facts(formulas, inf.trump, avail, res.patterns)
             if not res.consistent:
                 inf.hands[seat].conflict = self.conflict(calls, seat, avail)
         return inf
