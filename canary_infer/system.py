@@ -1253,6 +1253,7 @@ def _strip_comment(line: str) -> str:
 class _Loader:
     def __init__(self):
         self.system = System()
+        self.texts: list[str] = []
 
     def fail(self, path, line, reason):
         raise SystemFileError(path, line, reason)
@@ -1260,6 +1261,7 @@ class _Loader:
     # ------------------------------------------------------------------ lines
     def load_text(self, text: str, path: str) -> None:
         self.system.files.append(path)
+        self.texts.append(text)
         # (indent, kind, object) ; kind: tree | call | schedule | step | define
         stack: list[tuple[int, str, object]] = []
         for no, raw in enumerate(text.splitlines(), 1):
@@ -1723,7 +1725,15 @@ class _Loader:
                 self.fail(path, line, f"no block named '{name}'")
             if len(blk.params) != 1:
                 self.fail(path, line, f"'{name}' must take one suit, the trump suit")
-        _check_tree(s)
+        stamp = _checked_stamp(self.texts)
+        if stamp is None or not stamp.exists():
+            _check_tree(s)
+            if stamp is not None:
+                try:
+                    stamp.parent.mkdir(parents=True, exist_ok=True)
+                    stamp.touch()
+                except OSError:
+                    pass
         return s
 
     def _check_static(self, node: RuleNode, scope: set[str], tree: str | None, schedule=None):
@@ -1824,6 +1834,22 @@ def _numeric_fill(text: str, var: str, k: int) -> str:
 
 
 LOAD_CHECK_LIMIT = 200_000
+
+
+def _checked_stamp(texts: list[str]) -> Path | None:
+    """Where the walk of every tree is remembered for these exact files (and this loader), so that
+    it runs once per edit; None when the disk cache is off (``CANARY_INFER_CACHE=off``)."""
+    import hashlib
+    import os
+
+    where = os.environ.get("CANARY_INFER_CACHE", "").strip()
+    if where.lower() in ("off", "0", "no", "false", "none", "disabled"):
+        return None
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for t in texts:
+        h.update(b"\0" + t.encode("utf-8"))
+    base = Path(where).expanduser() if where else Path.home() / ".cache" / "canary-infer"
+    return base / "systems" / f"checked-{h.hexdigest()[:32]}"
 
 
 def _check_tree(s: System) -> None:
@@ -1937,12 +1963,7 @@ def format_system(system: System) -> str:
     if system.options:
         out.append("")
     for sch in system.schedules.values():
-        head = f"schedule {sch.name}({', '.join(sch.params)})"
-        if sch.meaning:
-            head += f"  {_quote(sch.meaning)}"
-        if sch.source:
-            head += f"  [{sch.source}]"
-        out.append(head)
+        out.append(_head("schedule", sch))
         for st in sch.steps:
             line = f"  step {st.step}  {_quote(st.meaning)}"
             if st.source:
@@ -1955,12 +1976,7 @@ def format_system(system: System) -> str:
             out.append(f"  delete steps {', '.join(map(str, nums))} if impossible: {text}")
         out.append("")
     for blk in system.blocks.values():
-        head = f"block {blk.name}({', '.join(blk.params)})"
-        if blk.meaning:
-            head += f"  {_quote(blk.meaning)}"
-        if blk.source:
-            head += f"  [{blk.source}]"
-        out.append(head)
+        out.append(_head("block", blk))
         _print_body(blk.body, 2, out)
         out.append("")
     for name, tree, _, _ in system.applies:
@@ -1972,6 +1988,16 @@ def format_system(system: System) -> str:
         _print_body(tree, 2, out)
         out.append("")
     return "\n".join(out)
+
+
+def _head(word: str, x) -> str:
+    """``schedule NAME(params)  "meaning"  [source]`` (or ``block ...``)."""
+    head = f"{word} {x.name}({', '.join(x.params)})"
+    if x.meaning:
+        head += f"  {_quote(x.meaning)}"
+    if x.source:
+        head += f"  [{x.source}]"
+    return head
 
 
 def _print_body(r: RuleNode, indent: int, out: list[str], skip_first_rule: bool = False) -> None:
