@@ -18,7 +18,7 @@ and a binary search for controls, over the cards the asker cannot see (``Availab
     >>> f.keycards, f.keycard_values, f.trump_queen
     ((2, 2), (2,), False)
     >>> f.describe()
-    'two key cards for spades, no trump queen, 2-8 controls'
+    'two key cards for spades, no trump queen, 3-6 controls'
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class SlamFacts:
                 "controls": list(self.controls) if self.controls else None}
 
     def describe(self) -> str:
-        """The facts in words: 'two key cards for spades, no trump queen, 2-8 controls'."""
+        """The facts in words: 'two key cards for spades, no trump queen, 3-6 controls'."""
         out = []
         v = self.keycard_values
         if self.trump and v:
@@ -100,12 +100,13 @@ def _search(pred, lo: int, hi: int) -> int:
     return lo
 
 
-def slam_facts(formulas: tuple[Node, ...], trump: str | None, avail: Available = Available(),
+def slam_facts(formulas: tuple[Node, ...], trump: str | None, avail: Available | None = None,
                patterns=None, hand: Hand | None = None) -> SlamFacts:
     """The slam facts of a seat whose calls say ``formulas`` (and-ed), over the unseen cards.
 
     ``patterns`` (the seat's possible patterns, if already known) only speeds the search;
     ``hand`` gives the facts of a known hand directly.  A seat no hand fits has no facts."""
+    avail = avail if avail is not None else Available()
     if trump is not None and trump not in SUIT_WORDS:
         trump = None  # notrump is no trump suit
     if hand is not None:
