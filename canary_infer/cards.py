@@ -225,6 +225,18 @@ class Hand(_PbnValue):
         return cls(cards)
 
     @classmethod
+    def _of_deck_indices(cls, indices: Iterable[int]) -> Hand:
+        """13 distinct card numbers (``suit * 13 + rank``, both indices into SUITS and RANKS),
+        known to be valid: the fast path of :meth:`Deal.random`, which checks nothing."""
+        by_suit = ["", "", "", ""]
+        for i in sorted(indices):
+            by_suit[i // 13] += RANKS[i % 13]
+        hand = object.__new__(cls)
+        object.__setattr__(hand, "_suits", tuple(by_suit))
+        object.__setattr__(hand, "_cards", frozenset(_DECK[i] for i in indices))
+        return hand
+
+    @classmethod
     def random(cls, rng: random.Random) -> Hand:
         """Draw 13 cards uniformly at random from a full deck using *rng*.
 
@@ -403,9 +415,12 @@ class Deal(_PbnValue, Mapping[str, "Hand | None"]):
         >>> sum(deal[s].hcp for s in SEATS)
         40
         """
-        deck = list(_DECK)
+        deck = list(range(52))  # the same shuffle as of the 52 cards themselves: it depends on the length only
         rng.shuffle(deck)
-        return cls({seat: Hand(deck[13 * k : 13 * k + 13]) for k, seat in enumerate(SEATS)})
+        deal = object.__new__(cls)
+        a, b, c, d = (Hand._of_deck_indices(deck[13 * k : 13 * k + 13]) for k in range(4))
+        object.__setattr__(deal, "_hands", (a, b, c, d))
+        return deal
 
     def pbn(self, first: str = "N") -> str:
         """Format as PBN, listing the hands clockwise from seat *first*.

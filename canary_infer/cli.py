@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .auction import SEATS, Auction, AuctionError
+from .auction import SEATS, Auction, AuctionError, split_calls
 from .cards import CardError, Hand
 
 EXAMPLE = "2S P 2N P 3C"
@@ -26,6 +26,7 @@ examples:
   canary-infer infer "P P 1S" --dealer E          East and South pass, West opens in third chair
   canary-infer infer "2H P 2S P 3D" --json        the JSON contract (see README)
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
+  canary-infer infer '[Auction "E"] 1S Pass 2NT'   a PBN auction section: the tag names the dealer
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
 files and formats (see the README):
@@ -35,9 +36,11 @@ files and formats (see the README):
   "2S P 2N" --to pbn|lin|handviewer              the auction with its meanings, or a BBO handviewer link
 
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
-commas or dashes.  Patterns are written spades-hearts-diamonds-clubs.  Exit status: 0, or 2
-for an unreadable or illegal auction or hand (in batch mode bad lines get an error object
-and the batch goes on)."""
+commas or dashes; or a PBN [Auction "SEAT"] section (in batch input a line starting with
+'[' opens a PBN game, which runs to the next empty line).  Patterns are written
+spades-hearts-diamonds-clubs.  Exit status: 0, or 2 for an unreadable or illegal auction or
+hand (in batch mode bad lines, including lines that are not UTF-8, get an error object and
+the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
@@ -45,9 +48,52 @@ def _error_json(kind: str, message: str, position=None, auction=None, dealer="N"
             "error": {"kind": kind, "message": message, "position": position}}
 
 
-def _parse_known(text: str | None):
-    if not text:
+SYSTEM_HELP = ("the folder of .canary files to read (default: $CANARY_SYSTEM, else the built-in system; "
+               "'builtin' names the built-in one)")
+
+
+def _add_system_option(p) -> None:
+    p.add_argument("--system", metavar="DIR", default=None, help=SYSTEM_HELP)
+
+
+def _load_system(args, empty: dict | None = None):
+    """The system the command reads (``--system``, ``$CANARY_SYSTEM`` or the built-in files), or
+    None after reporting why it cannot be read: on stderr, or as a JSON error object with
+    ``--json`` (``empty`` gives the command's other keys)."""
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, error_json, load
+
+    try:
+        return load(choose(getattr(args, "system", None)))
+    except (SystemDirError, SystemFileError) as e:
+        if getattr(args, "json", False):
+            print(json.dumps({**(empty or {}), "error": error_json(e)}))
+        else:
+            print(f"error: cannot read the system: {e}", file=sys.stderr)
         return None
+
+
+def _is_pbn(text: str) -> bool:
+    return text.lstrip().startswith(("[", "%"))  # a tag, or a PBN comment line before one
+
+
+def read_auction(text: str, dealer: str | None) -> Auction:
+    """An auction from the command line or a batch line: calls, or a PBN ``[Auction "SEAT"]``
+    section (whose tag names the dealer; ``dealer``, if given, must agree)."""
+    if not _is_pbn(text):
+        return Auction.parse(text, dealer=dealer or "N")
+    auction = Auction.from_pbn(text)
+    if dealer is not None and dealer != auction.dealer:
+        raise AuctionError(f"--dealer {dealer} disagrees with the PBN text's [Auction \"{auction.dealer}\"]",
+                           "syntax")
+    return auction
+
+
+def _parse_known(text: str | None):
+    if text is None:
+        return None
+    if not text.strip():
+        raise CardError("--hand is empty: give SEAT:PBN, e.g. S:KQ2.A87.QJ54.962")
     if ":" not in text:
         raise CardError(f"--hand wants SEAT:PBN, e.g. S:KQ2.A87.QJ54.962, got '{text}'")
     seat, pbn = text.split(":", 1)
@@ -92,12 +138,25 @@ def render_text(inf) -> str:
     if getattr(inf, "trump", None):
         lines += ["", f" Agreed trumps: {inf.trump}"]
     lines += ["", " seat  HCP     S     H     D     C    patterns (most frequent first)"]
+
+    def named(positions) -> str:
+        return " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in positions)
+
     for seat in SEATS:
         h = inf.hands[seat]
+        if h.known and not h.consistent:
+            lines.append(f" {seat}     your hand {h.hand} cannot have made these calls: it breaks "
+                         f"{named(h.breaks)} (your hand)")
+            continue
         if not h.consistent:
             why = ""
-            if h.conflict:
-                why = ": " + " and ".join(f"{inf.calls[i].call} (call {i + 1})" for i in h.conflict) + " contradict"
+            if h.conflict and len(h.conflict) == 1 and h.conflict_minimal:
+                why = f": {named(h.conflict)} cannot be held with the cards left"
+            elif h.conflict and h.conflict_minimal:
+                why = f": {named(h.conflict)} contradict"
+            elif h.conflict:
+                why = (f": the contradiction lies among {named(h.conflict)} (not narrowed down to the "
+                       "fewest calls: the search stopped at its time limit)")
             lines.append(f" {seat}     no hand fits these calls{why}")
             continue
         lens = "".join(f"{_fmt_range(h.lengths[s]):<6}" for s in "SHDC")
@@ -125,18 +184,56 @@ def _slam_lines(inf) -> list[str]:
              "and the trump king; controls count A=2, K=1"] + out) if out else []
 
 
-def _infer_one(inferencer, text: str, dealer: str, known, as_json: bool):
+def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool):
     """Returns (output text, ok)."""
     try:
-        auction = Auction.parse(text, dealer=dealer)
+        auction = read_auction(text, dealer)
     except AuctionError as e:
         if as_json:
-            return json.dumps(_error_json(e.kind, str(e), e.position, text.split(), dealer)), False
+            calls = getattr(e, "calls", None) if _is_pbn(text) else split_calls(text)
+            return json.dumps(_error_json(e.kind, str(e), e.position, calls, dealer or "N")), False
         return f"error ({e.kind}): {e}", False
     inf = inferencer.infer(auction, known)
     if as_json:
         return json.dumps(inf.as_json()), True
     return render_text(inf), True
+
+
+def batch_records(stream):
+    """The auctions of batch input: ``(line number, text, error)`` for each.
+
+    One auction per line; a line starting with ``[`` opens a PBN game, which runs to the next
+    empty line.  Empty lines and ``%`` comment lines between auctions are skipped.  The input
+    is read as bytes and decoded line by line, so a line that is not UTF-8 gives an error
+    (``text`` None) and the lines after it are still read."""
+    buffer = getattr(stream, "buffer", None)
+    lines = iter(buffer) if buffer is not None else (line.encode("utf-8", "surrogateescape") for line in stream)
+    block: list[str] = []
+    start = bad = None
+    for no, raw in enumerate(lines, 1):
+        try:
+            text, err = raw.decode("utf-8"), None
+            if no == 1 and text.startswith("\ufeff"):
+                text = text[1:]  # a byte-order mark
+        except UnicodeDecodeError as e:
+            text, err = "", (f"line {no} is not UTF-8 text: byte 0x{raw[e.start]:02x} at column {e.start + 1} "
+                             "cannot be read (save the input as UTF-8)")
+        text = text.rstrip("\r\n")
+        if start is not None:  # inside a PBN game
+            if err is None and not text.strip():
+                yield start, "\n".join(block), bad
+                block, start, bad = [], None, None
+            else:
+                block.append(text)
+                bad = bad or err
+        elif err is not None:
+            yield no, None, err
+        elif text.lstrip().startswith("["):
+            block, start = [text], no
+        elif text.strip() and not text.lstrip().startswith("%"):
+            yield no, text.strip(), None
+    if start is not None:
+        yield start, "\n".join(block), bad
 
 
 def cmd_infer(args) -> int:
@@ -153,25 +250,36 @@ def cmd_infer(args) -> int:
         return 2
     if args.to:
         return cmd_infer_to(args)
+    dealer = args.dealer.upper() if args.dealer else None
     try:
         known = _parse_known(args.hand)
     except CardError as e:
-        print(f"error: {e}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(_error_json("hand", str(e), dealer=dealer or "N")))
+        else:
+            print(f"error: {e}", file=sys.stderr)
         return 2
-    from .system import load_system
-
+    system = _load_system(args, {"auction": " ".join(args.auction).split() if args.auction else None,
+                                 "dealer": dealer or "N", "calls": [], "hands": {}})
+    if system is None:
+        return 2
     try:
-        inferencer = Inferencer(configured(load_system(), args), we=args.we, vul=args.vul)
+        inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    dealer = args.dealer.upper()
     if args.auction is None:
-        # batch mode: one auction per line in, one JSON object (or report) per line out
-        for line in sys.stdin:
-            text = line.strip()
-            out, _ = _infer_one(inferencer, text, dealer, known, as_json=args.json or True)
-            print(out if args.json else out, flush=True)
+        # batch mode: one auction per line in, one JSON object per line out (always JSON)
+        for no, text, err in batch_records(sys.stdin):
+            if err is not None:
+                obj = _error_json("syntax", err, None, None, dealer or "N")
+            else:
+                out, ok = _infer_one(inferencer, text, dealer, known, as_json=True)
+                obj = None if ok else json.loads(out)
+            if obj is not None:
+                obj["error"]["line"] = no  # where the bad auction starts in the input
+                out = json.dumps(obj)
+            print(out, flush=True)
         return 0
     text = " ".join(args.auction)
     out, ok = _infer_one(inferencer, text, dealer, known, args.json)
@@ -298,7 +406,10 @@ def cmd_infer_file(args) -> int:
         boards = _read_boards(args)
     except _FileProblem as e:
         return _fail(str(e))
-    inferencer = Inferencer()
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
     written = []
     for b in boards:
         report = infer_board(inferencer, b)
@@ -328,7 +439,10 @@ def cmd_infer_to(args) -> int:
         auction = Auction.parse(" ".join(args.auction), dealer=args.dealer.upper())
     except AuctionError as e:
         return _fail(f"({e.kind}) {e}")
-    notes = call_notes(Inferencer().infer(auction))
+    system = _load_system(args)
+    if system is None:
+        return 2
+    notes = call_notes(Inferencer(system).infer(auction))
     if args.to == "pbn":
         print(f'[Dealer "{auction.dealer}"]\n' + auction_section(auction, notes))
     elif args.to == "lin":
@@ -349,7 +463,10 @@ def cmd_bid_file(args) -> int:
         boards = _read_boards(args)
     except _FileProblem as e:
         return _fail(str(e))
-    inferencer = Inferencer()
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
     bidder = Bidder(inferencer.system)
     results, written = [], []
     prog = Progress(getattr(args, "progress", None))
@@ -401,7 +518,6 @@ def cmd_bid_file(args) -> int:
 
 def cmd_bid(args) -> int:
     from .bidding import Bidder
-    from .system import load_system
 
     if args.pbn or args.lin:
         if args.hand:
@@ -420,8 +536,11 @@ def cmd_bid(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
+    system = _load_system(args, {"status": "error", "calls": []})
+    if system is None:
+        return 2
     try:
-        system = configured(load_system(), args)
+        system = configured(system, args)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -444,22 +563,31 @@ def cmd_bid(args) -> int:
 
 
 def cmd_verify_relays(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
-    prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
-    try:
-        starts = [" ".join(Auction.parse(s).calls and [str(c) for c in Auction.parse(s).calls]) for s in args.start]
-    except AuctionError as e:
-        print(f"error: {e}", file=sys.stderr)
+    def fail(kind: str, message: str, position=None) -> int:
+        if args.json:
+            print(json.dumps({"trees": [], "error": {"kind": kind, "message": message, "position": position}}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
         return 2
+
+    try:
+        starts = [str(Auction.parse(s)) for s in args.start]
+    except AuctionError as e:
+        return fail(e.kind, str(e), e.position)
+    system = _load_system(args, {"trees": []})
+    if system is None:
+        return 2
+    prog = Progress(args.progress)
+    v = Verifier(Inferencer(system), progress=prog.say)
     trees = v.relay_trees(starts or None)
     prog.done()
     if args.start and not trees:
-        print(f"error: no relay tree starts at {', '.join(args.start)}", file=sys.stderr)
-        return 2
+        return fail("usage", f"no relay tree starts at {', '.join(args.start)}")
     if args.json:
-        print(json.dumps({"trees": [t.as_json() for t in trees]}))
+        print(json.dumps({"trees": [t.as_json() for t in trees], "error": None}))
         return 0
     for t in trees:
         print(f"Relays from {t.start}: {t.nodes} relay points, {len(t.leaves)} leaves, "
@@ -487,10 +615,14 @@ def _finding_lines(kind: str, items) -> list[str]:
 
 
 def cmd_check_system(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
+    system = _load_system(args, {"nodes": 0, "gaps": [], "overlaps": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     r = v.check_system()
     prog.done()
     if args.json:
@@ -515,20 +647,84 @@ def cmd_check_system(args) -> int:
 
 
 def cmd_selfcheck(args) -> int:
-    from .selfcheck import run
+    import time
 
+    from .infer import Inferencer
+    from .selfcheck import default_workers, run
+
+    system = _load_system(args, {"deals": 0})
+    if system is None:
+        return 2
+    workers = args.workers or default_workers()
     prog = Progress(args.progress)
-    r = run(args.deals, args.seed, progress=prog.step)
+    t = time.monotonic()
+    try:
+        r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, workers=workers,
+                engine=args.engine, scheduler=args.scheduler)
+    except RuntimeError as e:  # the optional engine is not installed
+        if args.json:
+            print(json.dumps({"error": {"kind": "usage", "message": str(e), "position": None}}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    seconds = time.monotonic() - t
     if args.json:
         print(json.dumps(r.as_json()))
     else:
         print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
               f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
-              f"{r.several} hands fitting several")
+              f"{r.several} hands fitting several  [{seconds:.1f} s, {workers} worker(s), {args.engine}]")
         for e in r.examples:
             print(f"  {e['kind']}: dealer {e['dealer']} '{e['auction']}' {e['seat']} {e['hand']}"
                   + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
+        print(_coverage_text(r.coverage_json(), r.deals))
     return 1 if r.violations else 0
+
+
+DIFF_DESCRIPTION = """\
+Compare two system folders call by call: the calls added or removed, and for every call
+whose constraint changed, in each chair where it did, what changed for the hands that make
+it at that point (its constraint and the caller's earlier calls, as 'infer' reads them):
+the HCP and suit-length ranges before and after, the patterns gained and lost, the exact
+number of hands gained and lost, and a typical hand of each.  A constraint written
+differently that the same hands satisfy is reported as rewritten, a change of words only
+as reworded.  Exit status as diff: 0 if every call is made with the same hands, 1 if not,
+2 on an error."""
+
+
+def cmd_diff_system(args) -> int:
+    from .diffsys import diff_systems, render_text
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, SystemSource, choose, error_json, load
+
+    def fail(message: str, e: Exception | None = None) -> int:
+        if args.json:
+            err = error_json(e) if e is not None else {"kind": "usage", "message": message, "path": None, "line": None}
+            print(json.dumps({"error": err}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    if len(args.folders) > 2:
+        return fail("diff-system takes two system folders, OLD and NEW (or one, NEW, against the system in use)")
+    if len(args.folders) == 2 and args.system is not None:
+        return fail("give OLD and NEW, or --system OLD and NEW, not both")
+    if len(args.folders) == 2:
+        sources = [choose(f, environ={}, origin="argument") for f in args.folders]
+    else:
+        sources = [choose(args.system), choose(args.folders[0], environ={}, origin="argument")]
+    systems = []
+    for src in sources:
+        try:
+            systems.append(load(src) if src.directory is not None else load(SystemSource(None)))
+        except (SystemDirError, SystemFileError) as e:
+            return fail(f"cannot read the system: {e}", e)
+    prog = Progress(args.progress)
+    d = diff_systems(systems[0], systems[1], sources[0].describe(), sources[1].describe(), progress=prog.say,
+                     example_seconds=args.seconds)
+    prog.done()
+    print(json.dumps(d.as_json()) if args.json else render_text(d))
+    return 0 if d.same else 1
 
 
 EXPLAIN_EPILOG = f"""\
@@ -561,31 +757,25 @@ def cmd_explain(args) -> int:
     except CardError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    ex = explain(Inferencer(), auction, known)
+    system = _load_system(args, {**_error_json("system", "", None, text.split(), dealer), "steps": []})
+    if system is None:
+        return 2
+    ex = explain(Inferencer(system), auction, known)
     print(json.dumps(ex) if args.json else render(ex))
     return 0
 
 
 def load_system_dir(folder: str | None):
-    """The system from a folder of *.canary files (None: the built-in one).
+    """The system from ``--system DIR``, else ``$CANARY_SYSTEM``, else the built-in files.
 
     :raises _FileProblem: for a missing folder, one without system files, or a bad file."""
-    from pathlib import Path
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, load
 
-    from .system import SystemFileError, load_system
-
-    if folder is None:
-        return load_system()
-    path = Path(folder)
-    if not path.is_dir():
-        raise _FileProblem(f"--system {folder}: no such folder")
-    files = sorted(path.glob("*.canary"))
-    if not files:
-        raise _FileProblem(f"--system {folder}: no *.canary files in it")
     try:
-        return load_system(files)
-    except SystemFileError as e:
-        raise _FileProblem(str(e)) from None
+        return load(choose(folder))
+    except (SystemDirError, SystemFileError) as e:
+        raise _FileProblem(f"cannot read the system: {e}") from None
 
 
 def cmd_export_system(args) -> int:
@@ -617,8 +807,47 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def _coverage_text(coverage: dict, deals: int) -> str:
+    """The per-opening coverage table of a self-check."""
+    lines = ["", "coverage: how many deals reached each opening, how they ended and how deep the opening side bid",
+             f"  {'opening':<13} {'deals':>7} {'share':>7} {'completed':>10} {'undefined':>10} {'none':>6} "
+             f"{'mean':>5} {'max':>4}  depth: deals"]
+    for opening, c in coverage.items():
+        depth = " ".join(f"{d}:{n}" for d, n in c["depth"].items())
+        lines.append(f"  {opening:<13} {c['deals']:>7} {c['deals'] / max(deals, 1):>7.1%} {c['completed']:>10} "
+                     f"{c['undefined_stops']:>10} {c['none']:>6} {c['mean_depth']:>5.2f} {c['max_depth']:>4}  {depth}")
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error on a command line with ``--json`` is a JSON object on stdout."""
+
+    json_errors = False
+
+    def error(self, message):
+        if _Parser.json_errors:
+            command = self.prog.split()[-1] if " " in self.prog else None
+            obj = {"error": {"kind": "usage", "message": f"{self.prog}: {message}", "position": None}}
+            if command == "infer":
+                obj = _error_json("usage", obj["error"]["message"])
+            print(json.dumps(obj))
+            sys.exit(2)
+        super().error(message)
+
+
+def _count(text: str) -> int:
+    """A whole number, at least 1 (of deals, of workers)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: give at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="canary-infer", description=DESCRIPTION,
+    p = _Parser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -627,7 +856,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=INFER_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     pi.add_argument("auction", nargs="*", default=None,
                     help="the calls, e.g. \"2S P 2N P 3C\"; omit to read auctions from standard input")
-    pi.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pi.add_argument("--dealer", default=None, choices=list("NESWnesw"),
+                    help="who made the first call (default N; a PBN auction's tag names it)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
     add_play_options(pi)
@@ -637,6 +867,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --pbn/--lin: write the boards with each call's meaning as a note (.lin: LIN)")
     pi.add_argument("--to", choices=["pbn", "lin", "handviewer"],
                     help="print the AUCTION as PBN or LIN with each call's meaning, or as a BBO handviewer link")
+    _add_system_option(pi)
     pi.set_defaults(func=cmd_infer)
 
     pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
@@ -646,6 +877,7 @@ def build_parser() -> argparse.ArgumentParser:
     pe.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pe.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pe.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_system_option(pe)
     pe.set_defaults(func=cmd_explain)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
@@ -653,7 +885,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "several (all that fit, with why), none, or undefined.",
                         epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
                                '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK.8.8765 --auction "2S P 2N P" --json\n'
+                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
                                '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     pb.add_argument("hand", nargs="?", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
@@ -668,6 +900,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "output; the report then goes to standard error)")
     pb.add_argument("--handviewer", action="store_true", help="with --pbn/--lin: a BBO handviewer link per board")
     pb.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
 
     px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
@@ -678,7 +911,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "  canary-infer export-system --format bboalert --system my-system/",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
-    px.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
+    _add_system_option(px)
     px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     px.set_defaults(func=cmd_export_system)
 
@@ -691,7 +924,7 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     pw.add_argument("--port", type=int, default=8000, help="default 8000")
     pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
-    pw.add_argument("--system", metavar="DIR", help="a folder of *.canary files (default: the built-in system)")
+    _add_system_option(pw)
     pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
     pw.set_defaults(func=cmd_serve)
 
@@ -706,6 +939,7 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("start", nargs="*", help='where a tree starts, e.g. "2S P 2N" (default: every tree)')
     pv.add_argument("--json", action="store_true")
     pv.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pv)
     pv.set_defaults(func=cmd_verify_relays)
 
     pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
@@ -717,6 +951,7 @@ def build_parser() -> argparse.ArgumentParser:
     pc.add_argument("--json", action="store_true")
     pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
     pc.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pc)
     pc.set_defaults(func=cmd_check_system)
 
     ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
@@ -724,17 +959,73 @@ def build_parser() -> argparse.ArgumentParser:
                                     "or reaches a point the notes leave undefined, infer from the auction, and "
                                     "check that every actual hand lies inside what was inferred for its seat. "
                                     "Exit status 1 if any hand does not.",
-                        epilog="example:\n  canary-infer selfcheck --deals 10000 --seed 1",
+                        epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
+                               "result is the same whatever --workers or --engine.\n\n"
+                               "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
+                               "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
+                               "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
+                               "   (pip install 'canary-infer[dask]')",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    ps.add_argument("--deals", type=int, default=1000)
-    ps.add_argument("--seed", type=int, default=1)
+    ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
+    ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    ps.add_argument("--workers", type=_count, default=None,
+                    help="processes to check deals in (default: the machine's cores)")
+    ps.add_argument("--engine", choices=["local", "dask"], default="local",
+                    help="local processes (default), or a Dask cluster (the optional extra 'dask'); "
+                         "Ray is not supported")
+    ps.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="with --engine dask: the scheduler's address (default: start a local cluster "
+                         "of --workers processes)")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(ps)
     ps.set_defaults(func=cmd_selfcheck)
+
+    pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
+                        usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
+                              "[OLD] NEW",
+                        description=DIFF_DESCRIPTION,
+                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.system as s; "
+                               "print(s.builtin_dir())')\" mine\n"
+                               "  canary-infer diff-system builtin mine       what my edits change\n"
+                               "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
+                               "or the built-in system\n"
+                               "  canary-infer diff-system old new --json",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pd.add_argument("folders", nargs="+", metavar="[OLD] NEW",
+                    help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
+                         "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
+    pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
+    pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
+                    help="time limit for finding each example hand (default 5)")
+    pd.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pd)
+    pd.set_defaults(func=cmd_diff_system)
     return p
 
 
 def main(argv=None) -> int:
+    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop writing, and keep Python from complaining at exit
+        try:
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 141  # as a program stopped by SIGPIPE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _Parser.json_errors = "--json" in argv
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -742,11 +1033,30 @@ def main(argv=None) -> int:
         return 0
     if args.command == "infer" and not args.auction:
         args.auction = None
+    problem = _environment_problem()
+    if problem is not None:
+        if getattr(args, "json", False):
+            obj = {"error": {"kind": "usage", "message": problem, "position": None}}
+            print(json.dumps(_error_json("usage", problem) if args.command == "infer" else obj))
+        else:
+            print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         return args.func(args)
     except BrokenPipeError:  # the reader went away (| head): not an error of ours
         sys.stderr.close()
         return 0
+
+
+def _environment_problem() -> str | None:
+    """A setting in the environment that cannot be followed (checked before any work starts)."""
+    from .cache import CacheConfigError, folder
+
+    try:
+        folder()
+    except CacheConfigError as e:
+        return str(e)
+    return None
 
 
 if __name__ == "__main__":

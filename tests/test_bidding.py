@@ -342,7 +342,7 @@ def test_selfcheck_with_a_gap_and_overlaps_reports_none_and_several(tmp_path):
 
 
 def test_same_seed_same_result_and_the_cli_agrees(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
     assert main(["selfcheck", "--deals", "60", "--seed", "5", "--json"]) == 0
     out, _ = capsys.readouterr()
     first = json.loads(out)
@@ -386,7 +386,7 @@ def test_a_stricter_inference_than_bidding_gives_violations(strict_inferencer, s
 
 
 def test_the_cli_exits_1_on_violations(strict_inferencer, system, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: strict_inferencer)
+    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: strict_inferencer)
     monkeypatch.setattr("canary_infer.selfcheck.Bidder", lambda _system: Bidder(system))
     assert main(["selfcheck", "--deals", "150", "--seed", "5", "--json"]) == 1
     obj = json.loads(capsys.readouterr()[0])
