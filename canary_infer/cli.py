@@ -174,6 +174,7 @@ def render_text(inf) -> str:
         lines.append(f" {seat}   {star} {_fmt_range(h.hcp):<7} {lens} {pats}{tag}")
     if getattr(inf, "no_deal", False):
         lines += ["", " No deal fits all these calls together, though each seat's calls fit on their own."]
+    lines += _slam_lines(inf)
     if any(not c.defined for c in inf.calls):
         lines += ["", " ? = the system notes give this call no meaning here: it adds no constraint."]
     open_ = [(s, inf.hands[s].unproven) for s in SEATS if getattr(inf.hands[s], "unproven", None)]
@@ -181,6 +182,21 @@ def render_text(inf) -> str:
         lines += ["", " * = not proven within the time limit, so kept (nothing that fits is left out): "
                   + "; ".join(f"{s} {', '.join(u[:3])}{' …' if len(u) > 3 else ''}" for s, u in open_)]
     return "\n".join(lines)
+
+
+def _slam_lines(inf) -> list[str]:
+    """Key cards, trump queen and controls of the seats whose calls (or hand) narrow them."""
+    out = []
+    for seat in SEATS:
+        h = inf.hands[seat]
+        f = getattr(h, "slam", None)
+        if f is None or not h.consistent:
+            continue
+        wide = f.controls == (0, 12) and f.trump_queen is None and f.keycards in (None, (0, 5))
+        if h.known or not wide:
+            out.append(f" {seat}     {f.describe()}")
+    return (["", f" Slam ({'trumps ' + inf.trump if inf.trump else 'no suit agreed'}): key cards are the four aces "
+             "and the trump king; controls count A=2, K=1"] + out) if out else []
 
 
 def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool, prob: bool = False, asks=(),

@@ -21,6 +21,7 @@ from .cards import SUITS, Hand
 from .engine import ALL_PATTERNS, PAT_LENGTHS, Available, Result, SeatTable, _truth, build_seat, solve
 from .expr import TRUE, Node, conj, evaluate, feats
 from .joint import _length_only as length_only
+from .slam import SlamFacts, slam_facts
 from .system import CallNode, System, load_system, read_auction
 
 OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
@@ -84,6 +85,7 @@ class SeatInference:
     proven: bool | None = True  # None: answered from the seat's own calls alone (not joint)
     unproven: list[str] = field(default_factory=list)
     distribution: object | None = None  # a joint.Distribution when probabilities were asked for
+    slam: SlamFacts | None = None  # key cards, trump queen, controls (canary_infer.slam)
 
     def as_json(self) -> dict:
         out = {
@@ -93,6 +95,7 @@ class SeatInference:
             "patterns": self.patterns,
             "hands": int(self.hands),
             "proven": self.proven,
+            **(self.slam.as_json() if self.slam else {"keycards": None, "trump_queen": None, "controls": None}),
         }
         if self.conflict is not None:
             out["conflict"] = self.conflict
@@ -402,7 +405,20 @@ class Inferencer:
             if not res.consistent:
                 h = inf.hands[seat]
                 h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
+        self._slam(inf, formulas, avail)
         return inf
+
+    def _slam(self, inf: Inference, formulas, avail) -> None:
+        """Key cards, trump queen and controls per seat, once a suit is agreed (they cost engine
+        solves, so an auction with no agreed suit leaves them null)."""
+        if inf.trump is None:
+            return
+        for seat in SEATS:
+            h = inf.hands[seat]
+            if h.known or not h.consistent:
+                continue
+            res = self._solve_chain(formulas[seat], avail)
+            h.slam = slam_facts(formulas[seat], inf.trump, avail, res.patterns)
 
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""
@@ -451,6 +467,7 @@ class Inferencer:
         for seat in SEATS:
             if known and known[0] == seat:
                 inf.hands[seat] = self._own_hand(calls, seat, known[1])
+                inf.hands[seat].slam = slam_facts((), inf.trump, hand=known[1])
                 continue
             if seat in constrained:
                 t = self._table_chain(formulas[seat], avail, **extra)
@@ -497,4 +514,5 @@ class Inferencer:
             inf.deals = 0
         for text, seat, f in asks or []:
             inf.asks.append(joint.ask(seat, f, text, samples))
+        self._slam(inf, formulas, avail)
         return inf

@@ -47,11 +47,9 @@ def _calls(system: System, limit: int):
 
 
 def _tree_nodes(system: System, tree: str, lead: int):
-    stack = [system.root(tree, lead)]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(list(n.children.values())))
+    for n in system.nodes(lead):
+        if n.tree == tree:
+            yield n
 
 
 def unsatisfiable(system: System, inferencer: Inferencer | None = None, limit: int = 100_000,

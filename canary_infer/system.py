@@ -495,6 +495,8 @@ class CallNode:
         self.lead = lead  # passes before the first bid
         self._children: dict[str, CallNode] | None = None
         self._memo: dict = {}
+        self.applied_key: tuple | None = None  # set on the first call of a block attached by 'apply'
+        self.in_applied = False
         main = next((p for p in parts if p.rule.meaning or p.rule.rules), parts[0] if parts else None)
         self._main = main
         self.env: dict[str, str] = dict(main.env) if main else {}
@@ -852,16 +854,25 @@ class System:
     def roots(self) -> dict[str, CallNode]:
         return {name: self.root(name) for name in self.trees}
 
-    def nodes(self, lead: int = 0, limit: int | None = None):
-        """Every call node of every tree, depth first (the trees as seen with ``lead`` passes first)."""
+    def nodes(self, lead: int = 0, limit: int | None = None, every_applied: bool = False):
+        """Every call node of every tree, depth first (the trees as seen with ``lead`` passes first).
+
+        A block attached by ``apply`` (key-card asks after every agreed suit) stands at thousands
+        of points with the same calls below: it is walked below its first call once per block,
+        trump suit and call (``every_applied`` walks it everywhere)."""
         stack = [self.root(t, lead) for t in self.trees]
         n_out = 0
+        seen: set = set()
         while stack:
             n = stack.pop()
             yield n
             n_out += 1
             if limit is not None and n_out >= limit:
                 return
+            if n.applied_key is not None and not every_applied:
+                if n.applied_key in seen:
+                    continue
+                seen.add(n.applied_key)
             stack.extend(reversed(list(n.children.values())))
 
     def bind_rule(self, r: RuleSpec, env: dict, node: CallNode | None) -> Rule:
@@ -994,7 +1005,7 @@ class System:
             for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
                 if tree is None or tree == node.tree:
                     blk = self.blocks[name]
-                    out.append((9, blk.body.children, {blk.params[0]: node.trump}, None))
+                    out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1076,7 +1087,10 @@ class System:
             if not opp and node.parent is not None and not node.is_opponents:
                 seq = seq + (("P", "them"),)
             seq = seq + ((bare, "them" if opp else "us"),)
-            out[call] = CallNode(self, node.tree, call, node, chosen, seq, node.lead)
+            child = out[call] = CallNode(self, node.tree, call, node, chosen, seq, node.lead)
+            if node.applied_key is None and not node.in_applied and min(r for r, _, _ in cands[call]) >= APPLIED:
+                child.applied_key = (id(chosen[0].rule), node.trump, call)  # the top of an applied block
+            child.in_applied = node.in_applied or node.applied_key is not None or child.applied_key is not None
         return out
 
     def _choose(self, call: str, cands, node: CallNode) -> list[_Part]:
@@ -1835,6 +1849,7 @@ def _numeric_fill(text: str, var: str, k: int) -> str:
 
 
 LOAD_CHECK_LIMIT = 200_000
+APPLIED = 100  # the rank of the calls a block attached by 'apply' gives (below everything else)
 
 
 def _checked_stamp(texts: list[str]) -> Path | None:

@@ -267,8 +267,13 @@ class Verifier:
             overlaps += o
             nodes += 1
         todo = [c for c in root.children.values() if c.call != "P"]
+        applied: set = set()  # a block attached by 'apply' is checked below its first call once (System.nodes)
         while todo:
             n = todo.pop(0)
+            if n.applied_key is not None:
+                if n.applied_key in applied:
+                    continue
+                applied.add(n.applied_key)
             todo = [c for c in n.children.values()] + todo
             if len(self.options(n)) == 0:
                 continue

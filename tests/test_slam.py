@@ -1,0 +1,242 @@
+"""Slam conventions [B1-70]: the calls the blocks attach, and the key cards, trump queen and
+controls the inference reports.  Expectations come from counting honours directly: every
+formula here looks only at HCP and honour cards, so the 65 536 sets of the 16 honours (the
+other 36 cards are spot cards, always enough to fill 13) decide them exactly."""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canary_infer.auction import Auction
+from canary_infer.cards import Hand
+from canary_infer.cli import main
+from canary_infer.engine import Available
+from canary_infer.expr import evaluate, parse
+from canary_infer.slam import slam_facts
+
+HONOURS = [(s, r) for s in "SHDC" for r in "AKQJ"]
+POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
+
+
+def honour_sets(excluded=frozenset()):
+    """Every set of honours a 13-card hand can hold from the unseen ones (spot cards fill the rest)."""
+    cards = [c for c in HONOURS if c not in excluded]
+    for mask in range(1 << len(cards)):
+        held = [c for i, c in enumerate(cards) if mask >> i & 1]
+        if len(held) <= 13:
+            yield held
+
+
+def brute(hcp_lo, hcp_hi, trump, excluded=frozenset()):
+    """(key-card values, queen values, (min, max) controls) over the honour sets in an HCP range."""
+    kcs, queens, ctrls = set(), set(), set()
+    for held in honour_sets(excluded):
+        hcp = sum(POINTS[r] for _, r in held)
+        if not hcp_lo <= hcp <= hcp_hi:
+            continue
+        aces = sum(r == "A" for _, r in held)
+        kings = sum(r == "K" for _, r in held)
+        kcs.add(aces + ((trump, "K") in held))
+        queens.add((trump, "Q") in held)
+        ctrls.add(2 * aces + kings)
+    return tuple(sorted(kcs)), queens, (min(ctrls), max(ctrls))
+
+
+@pytest.mark.parametrize("lo,hi,trump", [(0, 3, "S"), (11, 16, "H"), (28, 37, "D"), (20, 22, "C"), (0, 37, "S")])
+def test_key_cards_queen_and_controls_are_exact(lo, hi, trump):
+    kcs, queens, ctrls = brute(lo, hi, trump)
+    f = slam_facts((parse(f"hcp in {lo}..{hi}"),), trump)
+    assert f.keycard_values == kcs
+    assert f.keycards == (kcs[0], kcs[-1])
+    assert f.controls == ctrls
+    assert f.trump_queen == (None if len(queens) == 2 else queens.pop())
+
+
+def test_without_an_agreed_suit_only_controls_are_given():
+    f = slam_facts((parse("hcp <= 3"),), None)
+    assert f.as_json() == {"keycards": None, "trump_queen": None, "controls": [0, 1]}  # a king at most
+
+
+def test_the_cards_you_hold_are_excluded():
+    mine = Hand.from_pbn("AQ2.A32.A32.A432")  # four aces and the spade queen
+    gone = frozenset(mine.cards)
+    kcs, queens, ctrls = brute(0, 37, "S", gone)
+    f = slam_facts((), "S", Available.excluding(mine))
+    assert kcs == (0, 1) and queens == {False}  # only the spade king is left of the key cards
+    assert f.keycard_values == kcs and f.trump_queen is False and f.controls == ctrls == (0, 4)
+
+
+def test_a_known_hand_is_counted_directly():
+    f = slam_facts((), "H", hand=Hand.from_pbn("AK2.KQ2.A432.432"))
+    assert f.keycard_values == (3,) and f.trump_queen is True and f.controls == (6, 6)  # SA DA, SK HK
+
+
+def test_no_hand_no_facts():
+    f = slam_facts((parse("hcp >= 38"),), "S")
+    assert f.as_json() == {"keycards": None, "trump_queen": None, "controls": None}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from("SHDC"))
+def test_a_hand_that_fits_lies_inside_the_facts(seed, trump):
+    f_text = f"aces + hasK({trump}) == 2 and not hasQ({trump}) or hcp >= 15 and len({trump}) >= 5"
+    formula = parse(f_text)
+    facts = slam_facts((formula,), trump)
+    rng = random.Random(seed)
+    for _ in range(200):
+        hand = Hand.random(rng)
+        if not evaluate(formula, hand):
+            continue
+        kc = sum(hand.has(s, "A") for s in "SHDC") + hand.has(trump, "K")
+        ctrl = sum(2 * hand.has(s, "A") + hand.has(s, "K") for s in "SHDC")
+        assert kc in facts.keycard_values
+        assert facts.controls[0] <= ctrl <= facts.controls[1]
+        if facts.trump_queen is not None:
+            assert hand.has(trump, "Q") == facts.trump_queen
+
+
+# --------------------------------------------------------------------------- the calls [B]
+def last(inferencer, auction):
+    r = inferencer.infer(Auction.parse(auction))
+    return r, r.calls[-1]
+
+
+def test_rkcb_five_hearts_is_two_key_cards_without_the_queen(inferencer):
+    # [B5] 5H = 2 or 5 key cards without the trump queen; opener has at most 16 HCP [A32] and five
+    # key cards are 19 HCP (four aces and the king), so opener holds exactly two.
+    r, c = last(inferencer, "1H P 1S P 3S P 4N P 5H")
+    assert r.trump == "S" and c.defined
+    n = r.hands["N"]
+    assert n.slam.keycards == (2, 2) and n.slam.trump_queen is False
+    js = r.as_json()["hands"]["N"]
+    assert js["keycards"] == [2, 2] and js["trump_queen"] is False
+    kcs, _, _ = brute(11, 16, "S")
+    assert set(kcs) >= {2}
+
+
+def test_rkcb_answers_say_what_0314_says(inferencer, system):
+    base = "1H P 1S P 3S P 4N P"
+    for call, ok in [("5C", {0, 3}), ("5D", {1, 4}), ("5H", {2, 5}), ("5S", {2, 5})]:
+        f = last(inferencer, f"{base} {call}")[1].formula
+        for held in ([], ["SA"], ["SA", "HA"], ["SA", "HA", "DA"], ["SA", "HA", "DA", "CA"],
+                     ["SA", "HA", "DA", "CA", "SK"]):
+            for queen in (False, True):
+                cards = held + (["SQ"] if queen else [])
+                hand = _hand(cards)
+                want = len(held) in ok and (call not in ("5H", "5S") or queen == (call == "5S"))
+                assert evaluate(f, hand) == want, (call, cards)
+
+
+def _hand(honours):
+    """A 13-card hand with these honours (suit letter + rank) and spot cards: 5+ spades, 4 hearts."""
+    cards = [(c[0], c[1]) for c in honours]
+    spots = {"S": "5432", "H": "5432", "D": "5432", "C": "5432"}
+    for s in "SHDCS":
+        for r in spots[s]:
+            if len(cards) < 13 and (s, r) not in cards:
+                cards.append((s, r))
+    return Hand.from_cards(cards)
+
+
+def test_void_answers(inferencer):
+    f = last(inferencer, "1H P 1S P 3S P 4N P 5N")[1].formula
+    # SA, HA, SK = 3 key cards: odd, so 5N (even) must not hold
+    assert not evaluate(f, Hand.from_pbn("AK65432.A432.32."))  # SA HA SK: three
+    assert evaluate(f, Hand.from_pbn("A765432.A432.32."))  # SA HA: two, club void
+    six_d = last(inferencer, "1H P 1S P 3S P 4N P 6D")[1].formula
+    assert evaluate(six_d, Hand.from_pbn("A765432.K432..32"))  # one key card, diamond void
+    assert not evaluate(six_d, Hand.from_pbn("A765432.K432.32."))  # the void is in clubs
+
+
+def test_queen_ask_and_answers(inferencer):
+    # spades agreed, 5C (0/3): 5D is the queen ask, 5H the king ask [B12-14]
+    r, c = last(inferencer, "1H P 1S P 3S P 4N P 5C P 5D")
+    assert "queen ask" in c.meaning
+    assert "king ask" in last(inferencer, "1H P 1S P 3S P 4N P 5C P 5H")[1].meaning
+    r, c = last(inferencer, "1H P 1S P 3S P 4N P 5C P 5D P 5S")  # the cheapest spade bid: no queen
+    assert r.hands["N"].slam.trump_queen is False
+    r, c = last(inferencer, "1H P 1S P 3S P 4N P 5C P 5D P 5N")  # the queen, no king outside spades
+    assert r.hands["N"].slam.trump_queen is True
+    assert evaluate(c.formula, Hand.from_pbn("Q5432.A5432.32.2"))
+    assert not evaluate(c.formula, Hand.from_pbn("Q5432.K5432.32.2"))
+    r, c = last(inferencer, "1H P 1S P 3S P 4N P 5C P 5D P 6C")  # the queen and the club king or the other two
+    assert evaluate(c.formula, Hand.from_pbn("Q5432.5432.32.K2"))
+    assert evaluate(c.formula, Hand.from_pbn("Q5432.K432.K2.32"))
+    assert not evaluate(c.formula, Hand.from_pbn("Q5432.K432.32.32"))
+
+
+def test_king_ask_answers(inferencer):
+    base = "1H P 1S P 3S P 4N P 5C P 5H P"  # the specific-king ask with spades agreed
+    no_king = last(inferencer, f"{base} 5S")[1].formula
+    assert evaluate(no_king, Hand.from_pbn("KQ432.A432.32.32"))  # the trump king is no outside king
+    assert not evaluate(no_king, Hand.from_pbn("Q5432.AK32.32.32"))
+    seven = last(inferencer, f"{base} 7S")[1].formula
+    assert evaluate(seven, Hand.from_pbn("5432.K432.K32.K2"))
+    assert not evaluate(seven, Hand.from_pbn("5432.K432.K32.32"))
+
+
+def test_dopi_over_interference(inferencer):
+    r, c = last(inferencer, "1H P 1S P 3S P 4N 5C X")
+    assert c.defined and r.hands["N"].slam.keycard_values == (0, 3)  # [B51]; 3 aces fit 11-16 HCP
+    r, c = last(inferencer, "1H P 1S P 3S P 4N 5C P")
+    assert r.hands["N"].slam.keycard_values == (1, 4)  # [B52]: four aces are 16 HCP
+
+
+def test_grand_slam_force(inferencer):
+    r, c = last(inferencer, "1H P 1S P 3S P 5N P 7S")
+    assert c.defined
+    assert evaluate(c.formula, Hand.from_pbn("AK432.A432.32.32"))
+    assert not evaluate(c.formula, Hand.from_pbn("A5432.A432.32.32"))
+    r, c = last(inferencer, "1H P 1S P 3S P 5N P 6S")
+    assert evaluate(c.formula, Hand.from_pbn("A5432.A432.32.32"))
+    assert not evaluate(c.formula, Hand.from_pbn("AK432.A432.32.32"))
+
+
+def test_attached_only_where_a_suit_is_agreed_and_the_point_keeps_its_own_meaning(system):
+    def at(*calls):
+        n = system.root()
+        for c in calls:
+            n = n.children[c]
+        return n
+    assert at("2S", "4S", "4N").meaning.startswith("RKCB")
+    assert "4N" not in at("1H", "1S").children or not at("1H", "1S", "4N").meaning.startswith("RKCB")
+    assert not at("2S", "4C", "4N").defined  # 'neither partner can call blackwood' [A1540]
+    assert not at("2S", "3N", "4N").defined
+    assert "control" in at("2S", "4C", "4D").meaning  # cue bidding follows [A1538-1540]
+    # after an RKCB answer 5N is no grand slam force [B68]
+    assert not at("2S", "4S", "4N", "5C", "5N").defined
+
+
+def test_cue_bid_shows_a_control(inferencer):
+    c = last(inferencer, "2S P 4C P 4D")[1]
+    assert evaluate(c.formula, Hand.from_pbn("AQ432.32.2.KQ432"))  # a singleton is a control
+    assert not evaluate(c.formula, Hand.from_pbn("AQ432.3.32.KQ432"))
+
+
+def test_json_and_text_show_the_facts(capsys):
+    assert main(["infer", "1H P 1S P 3S P 4N P 5H", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["trump"] == "S"
+    assert out["hands"]["N"]["keycards"] == [2, 2] and out["hands"]["N"]["trump_queen"] is False
+    assert all(set(h) >= {"keycards", "trump_queen", "controls"} for h in out["hands"].values())
+    assert main(["infer", "1H P 1S P 3S P 4N P 5H"]) == 0
+    assert "two key cards for spades, no trump queen" in capsys.readouterr().out
+
+
+def test_with_your_hand_partner_s_key_cards_are_the_ones_you_lack(capsys):
+    # S holds two aces and the spade king; N's two key cards are then the other two aces, and
+    # N has no spade queen (5H) [B5].
+    assert main(["infer", "1H P 1S P 3S P 4N P 5H", "--json", "--hand", "S:KJ432.A32.A32.32"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    n = out["hands"]["N"]
+    assert n["keycards"] == [2, 2] and n["trump_queen"] is False
+    assert n["controls"][0] >= 4  # the two other aces
+
+
+def test_brute_force_helper_is_itself_right():
+    # 0-3 HCP: no ace (4), at most one king; a queen possible
+    assert brute(0, 3, "S") == ((0, 1), {False, True}, (0, 1))
+    assert sum(1 for _ in honour_sets(frozenset(HONOURS[2:]))) == 4  # two honours left: four sets
