@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .auction import STRAINS, Auction, AuctionError, Call
+from .auction import STRAINS, AuctionError, Call
 from .expr import (
     FALSE,
     SUIT_NAMES,
@@ -600,10 +600,10 @@ class CallNode:
     @property
     def trump(self) -> str | None:
         """The suit agreed as trumps after this call (set here or earlier in the auction)."""
-        for p in self.parts:
-            if p.rule.trump:
-                return p.env.get(p.rule.trump, p.rule.trump)
-        return self.parent.trump if self.parent is not None else None
+        if "trump" not in self._memo:
+            own = self.sets_trump
+            self._memo["trump"] = own if own else (self.parent.trump if self.parent is not None else None)
+        return self._memo["trump"]
 
     @property
     def sets_trump(self) -> str | None:
@@ -1193,32 +1193,50 @@ def _call_order(call: str):
     return (call.startswith("("), order.get(bare, Call.parse(bare).rank if bare not in order else 0))
 
 
+_RANK = {f"{lv}{st}": (lv - 1) * 5 + i for lv in range(1, 8) for i, st in enumerate(STRAINS)}
+
+
 class _Legal:
     """What may be called next after a node, by our side or (``opp``) by theirs."""
 
     _memo: dict = {}
 
-    def __init__(self, calls: list[str]):
-        self.auction = Auction(calls)
-        lb = self.auction.last_bid
-        self.last = lb.rank if lb is not None else -1
+    def __init__(self, calls: tuple[str, ...]):
+        # the laws of the auction, for calls the tree already holds (so always readable)
+        self.last = -1
+        last_call, last_by = None, -1  # the last call that was not a pass, and who made it
+        for i, c in enumerate(calls):
+            if c != "P":
+                last_call, last_by = c, i
+                if c not in ("X", "XX"):
+                    self.last = _RANK[c]
+        n = len(calls)
+        self.over = n >= 4 and all(c == "P" for c in calls[-3:]) and (last_call is not None or n >= 4)
+        theirs = last_by >= 0 and (n - last_by) % 2 == 1  # made by the other side than the next caller
+        self.double = theirs and last_call not in (None, "X", "XX")
+        self.redouble = theirs and last_call == "X"
 
     @classmethod
     def of(cls, node: CallNode, opp: bool) -> _Legal:
-        calls = [c for c, _ in node.seq]
+        calls = tuple(c for c, _ in node.seq)
         if node.parent is not None and not opp and not node.is_opponents:
-            calls.append("P")  # the opponent's implicit pass
-        key = tuple(calls)
-        hit = cls._memo.get(key)
+            calls += ("P",)  # the opponent's implicit pass
+        hit = cls._memo.get(calls)
         if hit is None:
-            hit = cls._memo[key] = cls(calls)
+            hit = cls._memo[calls] = cls(calls)
         return hit
 
     def legal(self, call: str) -> bool:
-        try:
-            return self.auction.is_legal(call)
-        except (AuctionError, ValueError):
+        if self.over:
             return False
+        if call == "P":
+            return True
+        if call == "X":
+            return self.double
+        if call == "XX":
+            return self.redouble
+        r = _RANK.get(call)
+        return r is not None and r > self.last
 
     def next_rank(self, strain: str) -> int | None:
         i = STRAINS.index(strain)
@@ -1856,15 +1874,19 @@ def _checked_stamp(texts: list[str]) -> Path | None:
     """Where the walk of every tree is remembered for these exact files (and this loader), so that
     it runs once per edit; None when the disk cache is off (``CANARY_INFER_CACHE=off``)."""
     import hashlib
+    import os
 
     from .cache import CacheConfigError, folder
 
-    try:
-        base = folder()
-    except CacheConfigError:
-        return None  # the command reports a bad setting itself
-    if base is None:
-        return None
+    if os.environ.get("CANARY_INFER_CHECKED", "").strip():  # a folder for these marks alone (the tests')
+        base = Path(os.environ["CANARY_INFER_CHECKED"].strip()).expanduser()
+    else:
+        try:
+            base = folder()
+        except CacheConfigError:
+            return None  # the command reports a bad setting itself
+        if base is None:
+            return None
     h = hashlib.sha256(Path(__file__).read_bytes())
     for t in texts:
         h.update(b"\0" + t.encode("utf-8"))
