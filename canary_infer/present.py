@@ -178,6 +178,13 @@ def example_deals(inferencer, inference, n: int = 4, seed: int = 1, known: tuple
     random and the deal is kept only if every seat's calls fit.  Each deal that fits has
     the same chance.  Fewer than ``n`` come back if ``time_limit`` seconds run out.
     """
+    try:  # the exact dealer of the deal-level engine (canary_infer.dealing), built suit by suit
+        from .dealing import deal
+
+        return list(deal(inference.auction, n, seed=seed, known=known, inferencer=inferencer,
+                         time_limit=time_limit).deals)
+    except (ValueError, MemoryError):
+        pass  # formulas too wide for its tables: the simple sampler below
     rng = random.Random(seed)
     formulas = {s: inferencer.seat_formulas(inference.calls, s) for s in SEATS}
     avail = _avail(known)

@@ -679,7 +679,7 @@ class CallNode:
         for p in self.parts:
             for r in p.rule.covers:
                 b = self.system.bind_rule(r, p.env, self)
-                if b.applies(ctx, None if "chair" in ctx else self):
+                if b.applies(ctx, self):
                     parts.append(b.formula)
         return conj(parts) if parts else None
 
@@ -715,7 +715,7 @@ class CallNode:
         parts: list[Node] = []
         sibs = self.parent.children if self.parent is not None else {}
         for r in self.rules:
-            if not r.applies(ctx, None if "chair" in ctx else self):
+            if not r.applies(ctx, self):
                 continue
             if r.kind == "formula":  # line by line, and a line's 'and' item by item ('replaces' drops items)
                 f = r.formula if settled else r.strict

@@ -780,3 +780,19 @@ tree opening
     assert at(s, "1S", "3H", "4H", "4N").meaning == "to play, natural here"  # the point's own line wins
     assert "4N" not in at(s, "1S", "3H").children  # no suit agreed: no key-card ask
     assert load_text(format_system(s)) == s
+
+
+def test_a_rule_can_depend_on_partners_last_call_being_forcing():
+    s = sys_of('''
+tree opening
+  1S  "s"  [A1]
+    2C  "2/1, forcing"  [A2]  forcing
+      2S  "rebid"  [A3]
+          = when forcing: S >= 6
+    2D  "not forcing here"  [A4]
+      2S  "rebid"  [A5]
+          = when forcing: S >= 6
+''')
+    inf = Inferencer(s)
+    assert inf.read(Auction.parse("1S P 2C P 2S"))[-1].formula == parse("S >= 6")
+    assert inf.read(Auction.parse("1S P 2D P 2S"))[-1].formula == TRUE
