@@ -2,12 +2,14 @@
 
     python benchmarks/bench_verify.py                  # verify-relays, check-system, selfcheck 10000
     python benchmarks/bench_verify.py --deals 2000     # a shorter selfcheck
+    python benchmarks/bench_verify.py --deals 100000 --workers 2 --only-selfcheck   # issue 12's figure
 
 * verify-relays over the whole system, against a peer: the same leaf pattern sets computed
   by the card-level CP-SAT model alone (one feasibility solve per candidate pattern);
 * check-system over the whole system;
 * selfcheck --deals N, against a peer: dealing the same N deals and evaluating the bidder
-  only (no inference), which is the floor any round trip pays;
+  only (no inference), which is the floor any round trip pays; and selfcheck on --workers
+  processes, against the same in one (the results must be equal);
 * peak memory of this process.
 The machine is noisy: read the ratios, not the absolute numbers.
 """
@@ -17,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import time
 
@@ -25,11 +26,10 @@ os.environ.setdefault("CANARY_INFER_CACHE", "off")  # measure the solver, not th
 
 from canary_infer.auction import SEATS, Auction  # noqa: E402
 from canary_infer.bidding import Bidder  # noqa: E402
-from canary_infer.cards import Deal  # noqa: E402
 from canary_infer.cpsat import HandModel  # noqa: E402
 from canary_infer.expr import conj  # noqa: E402
 from canary_infer.infer import Inferencer  # noqa: E402
-from canary_infer.selfcheck import run  # noqa: E402
+from canary_infer.selfcheck import dealt, run  # noqa: E402
 from canary_infer.verify import Verifier, path_of  # noqa: E402
 
 
@@ -58,9 +58,7 @@ def cpsat_leaves(v: Verifier, trees) -> tuple[float, int]:
 def bidder_only(deals: int, seed: int) -> float:
     t = time.perf_counter()
     bidder = Bidder(Inferencer().system)
-    rng = random.Random(seed)
-    for i in range(deals):
-        deal = Deal.random(rng)
+    for i, deal in dealt(deals, seed):  # the deals selfcheck checks
         a = Auction([], dealer=SEATS[i % 4])
         while not a.is_complete:
             r = bidder.bid(deal[a.turn], a)
@@ -74,8 +72,29 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--only-selfcheck", action="store_true", help="skip verify-relays and check-system")
     a = ap.parse_args()
     out = {}
+    if not a.only_selfcheck:
+        relays_and_system(out)
+    t = time.perf_counter()
+    sc = run(a.deals, a.seed)
+    out["selfcheck_s"] = round(time.perf_counter() - t, 2)
+    out["selfcheck"] = {k: v for k, v in sc.as_json().items() if k not in ("examples", "coverage")}
+    t = time.perf_counter()
+    par = run(a.deals, a.seed, workers=a.workers)
+    out[f"selfcheck_{a.workers}_workers_s"] = round(time.perf_counter() - t, 2)
+    out["same_result_on_workers"] = par.as_json() == sc.as_json()
+    out["ratio_one_over_workers"] = round(out["selfcheck_s"] / out[f"selfcheck_{a.workers}_workers_s"], 2)
+    out["peer_bidder_only_s"] = round(bidder_only(a.deals, a.seed), 2)
+    out["ratio_selfcheck_over_bidder_only"] = round(out["selfcheck_s"] / out["peer_bidder_only_s"], 2)
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out["load_average"] = os.getloadavg()
+    print(json.dumps(out, indent=2))
+
+
+def relays_and_system(out: dict) -> None:
     v = Verifier()
     t = time.perf_counter()
     trees = v.relay_trees()
@@ -88,14 +107,6 @@ def main():
     r = Verifier().check_system()
     out["check_system_s"] = round(time.perf_counter() - t, 2)
     out["check_system_nodes"] = r["nodes"]
-    t = time.perf_counter()
-    sc = run(a.deals, a.seed)
-    out["selfcheck_s"] = round(time.perf_counter() - t, 2)
-    out["selfcheck"] = {k: v for k, v in sc.as_json().items() if k != "examples"}
-    out["peer_bidder_only_s"] = round(bidder_only(a.deals, a.seed), 2)
-    out["ratio_selfcheck_over_bidder_only"] = round(out["selfcheck_s"] / out["peer_bidder_only_s"], 2)
-    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    print(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":

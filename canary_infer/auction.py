@@ -42,6 +42,7 @@ __all__ = [
     "Auction",
     "next_seat",
     "legal_calls",
+    "split_calls",
 ]
 
 STRAINS = "CDHSN"
@@ -91,6 +92,9 @@ class AuctionError(ValueError):
 
     kind: str
     position: int | None
+    calls: list[str] | None = None
+    """For a call of a PBN auction section: the calls read before it (``AP`` written out) and
+    its token, which ``position`` indexes."""
 
     def __init__(self, message: str, kind: str, position: int | None = None) -> None:
         if kind not in _ERROR_KINDS:
@@ -346,7 +350,7 @@ class Auction:
             call's 0-based index.
         """
         auction = cls((), dealer)
-        for i, token in enumerate(t for t in _SEPARATORS.split(text) if t):
+        for i, token in enumerate(split_calls(text)):
             auction = auction._extended(_coerce(token, i))
         return auction
 
@@ -409,17 +413,21 @@ class Auction:
             if not t:
                 continue
             i = len(auction)
-            if finished:
-                raise AuctionError(f"call {i + 1} {token!r} follows the end marker '*'", "syntax", i)
-            if t == "*":
-                finished = True
-            elif t.upper() == "AP":
-                if auction.is_complete:
-                    raise AuctionError(f"call {i + 1} 'AP' comes after the auction ended", "illegal", i)
-                while not auction.is_complete:
-                    auction = auction._extended(PASS)
-            else:
-                auction = auction._extended(_coerce(t, i, token))
+            try:
+                if finished:
+                    raise AuctionError(f"call {i + 1} {token!r} follows the end marker '*'", "syntax", i)
+                if t == "*":
+                    finished = True
+                elif t.upper() == "AP":
+                    if auction.is_complete:
+                        raise AuctionError(f"call {i + 1} 'AP' comes after the auction ended", "illegal", i)
+                    while not auction.is_complete:
+                        auction = auction._extended(PASS)
+                else:
+                    auction = auction._extended(_coerce(t, i, token))
+            except AuctionError as e:
+                e.calls = [str(c) for c in auction.calls] + [token]  # ``position`` indexes the token
+                raise
         return auction
 
     @property
@@ -595,6 +603,15 @@ _PBN_TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _PBN_ANNOTATION = re.compile(r"=\d+=|\$\d+")
+
+
+def split_calls(text: str) -> list[str]:
+    """The call tokens of an auction text, split as :meth:`Auction.parse` splits them.
+
+    >>> split_calls("1S-1H, p  2n")
+    ['1S', '1H', 'p', '2n']
+    """
+    return [t for t in _SEPARATORS.split(text) if t]
 
 
 def _coerce(call: Call | str, position: int, shown: str | None = None) -> Call:

@@ -9,16 +9,19 @@ constraints in this context (chair, and so on).
     >>> b = Bidder(load_system())
     >>> b.bid(Hand.from_pbn("KJ2.QJ3.KJ32.A32"), Auction.parse("")).calls
     ['1N']
-    >>> b.bid(Hand.from_pbn("AQJ83.2.K4.QT932"), Auction.parse("")).calls  # the notes allow both
-    ['1S', '2S']
+    >>> b.bid(Hand.from_pbn("43.2.KJ32.AQJ832"), Auction.parse("")).calls  # '6 4 min 1D or 2C'
+    ['1D', '2C']
+    >>> b.bid(Hand.from_pbn("AQJ83.2.K4.QT932"), Auction.parse("")).calls  # the table gives it 2S
+    ['2S']
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .auction import SEATS, Auction, Call
 from .cards import Hand
+from .compiled import compile_formulas, hand_classes
 from .expr import TRUE, evaluate
 from .system import CallNode, System, read_auction
 
@@ -87,6 +90,7 @@ class Bidder:
         self.system = system
         self._inferencer = inferencer
         self.we = we
+        self._plans: dict[Auction, object] = {}  # per auction: what the call depends on besides the hand
 
     def options(self, pos: Position) -> list[CallNode]:
         if pos.node is None:
@@ -104,6 +108,25 @@ class Bidder:
         return inf._shown(inf.read(auction), seat, features)
 
     def bid(self, hand: Hand, auction: Auction) -> BidResult:
+        plan = self._plans.get(auction)
+        if plan is None:
+            if len(self._plans) >= 100_000:
+                self._plans.clear()
+            plan = self._plans[auction] = self._plan(auction)
+        if isinstance(plan, BidResult):
+            return replace(plan)
+        pos, opts, formulas, fast = plan
+        truths = fast(hand_classes(hand)) if fast is not None else [evaluate(f, hand) for f in formulas]
+        cands = [Candidate(call, meaning, source, f, ok)
+                 for (call, meaning, source), f, ok in zip(opts, formulas, truths, strict=True)]
+        fits = [c.call for c in cands if c.fits]
+        status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
+        return BidResult(pos.seat, status, fits, cands, side=pos.side)
+
+    def _plan(self, auction: Auction):
+        """What the call depends on besides the hand, worked out once per auction: the player's
+        options, their constraints here, and one compiled function evaluating them all (or the
+        answer itself when the notes define no call)."""
         if auction.is_complete:
             return BidResult(auction.turn if auction.calls else auction.dealer, "undefined", [],
                              reason="the auction is over")
@@ -116,13 +139,14 @@ class Bidder:
                 why = "this pair does not play the system (--we)"
             return BidResult(pos.seat, "undefined", [], reason=why, side=pos.side)
         ctx: dict = {"chair": pos.chair}
-        cands = []
+        formulas = []
         for node in opts:
             c = dict(ctx)
             if node.relative:
                 c["shown"] = self._shown(auction, pos.seat, node.relative)
-            f = node.constraint(c)
-            cands.append(Candidate(node.call, node.meaning, node.source, f, evaluate(f, hand)))
-        fits = [c.call for c in cands if c.fits]
-        status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
-        return BidResult(pos.seat, status, fits, cands, side=pos.side)
+            formulas.append(node.constraint(c))
+        try:
+            fast = compile_formulas(formulas)
+        except TypeError:
+            fast = None  # evaluate() answers the same, only slower
+        return pos, [(n.call, n.meaning, n.source) for n in opts], formulas, fast

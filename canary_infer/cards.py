@@ -225,6 +225,18 @@ class Hand(_PbnValue):
         return cls(cards)
 
     @classmethod
+    def _of_deck_indices(cls, indices: Iterable[int]) -> Hand:
+        """13 distinct card numbers (``suit * 13 + rank``, both indices into SUITS and RANKS),
+        known to be valid: the fast path of :meth:`Deal.random`, which checks nothing."""
+        by_suit = ["", "", "", ""]
+        for i in sorted(indices):
+            by_suit[i // 13] += RANKS[i % 13]
+        hand = object.__new__(cls)
+        object.__setattr__(hand, "_suits", tuple(by_suit))
+        object.__setattr__(hand, "_cards", frozenset(_DECK[i] for i in indices))
+        return hand
+
+    @classmethod
     def random(cls, rng: random.Random) -> Hand:
         """Draw 13 cards uniformly at random from a full deck using *rng*.
 
@@ -236,6 +248,12 @@ class Hand(_PbnValue):
     def pbn(self) -> str:
         """The canonical PBN form: S.H.D.C, ranks descending, ``T`` for ten."""
         return ".".join(self._suits)
+
+    def _repr_html_(self) -> str:
+        """The hand with suit symbols, for Jupyter."""
+        from .notebook import hand_html
+
+        return hand_html(self)
 
     def suit(self, suit: str) -> str:
         """The ranks held in *suit*, highest first (``""`` for a void).
@@ -397,9 +415,12 @@ class Deal(_PbnValue, Mapping[str, "Hand | None"]):
         >>> sum(deal[s].hcp for s in SEATS)
         40
         """
-        deck = list(_DECK)
+        deck = list(range(52))  # the same shuffle as of the 52 cards themselves: it depends on the length only
         rng.shuffle(deck)
-        return cls({seat: Hand(deck[13 * k : 13 * k + 13]) for k, seat in enumerate(SEATS)})
+        deal = object.__new__(cls)
+        a, b, c, d = (Hand._of_deck_indices(deck[13 * k : 13 * k + 13]) for k in range(4))
+        object.__setattr__(deal, "_hands", (a, b, c, d))
+        return deal
 
     def pbn(self, first: str = "N") -> str:
         """Format as PBN, listing the hands clockwise from seat *first*.
@@ -412,6 +433,12 @@ class Deal(_PbnValue, Mapping[str, "Hand | None"]):
             hand = self._hands[(start + k) % 4]
             fields.append("-" if hand is None else hand.pbn())
         return f"{SEATS[start]}:" + " ".join(fields)
+
+    def _repr_html_(self) -> str:
+        """The deal as a diagram with suit symbols, for Jupyter."""
+        from .notebook import deal_html
+
+        return deal_html(self)
 
     def __getitem__(self, seat: str) -> Hand | None:
         """The hand at *seat* (case-insensitive), or ``None`` if unknown.

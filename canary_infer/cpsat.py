@@ -17,6 +17,7 @@ unsatisfiable core), the HCP extremes, whether a given pattern is possible.
 
 from __future__ import annotations
 
+import time
 from itertools import permutations
 
 from ortools.sat.python import cp_model
@@ -26,14 +27,24 @@ from .engine import Available
 from .expr import And, Cmp, Feat, Node, Not, Or, Pattern, Shape
 from .features import BIT, FEATURES, SMALL_CARDS, TOP
 
+DEFAULT_SECONDS = 60.0
+"""The time limit of a solver call that names none: no call of the solver is unbounded."""
 
-def _solver() -> cp_model.CpSolver:
+
+class SolverTimeout(RuntimeError):
+    """The solver's time limit ran out before it could answer."""
+
+
+def _solver(thorough: bool = False) -> cp_model.CpSolver:
+    """A single-threaded solver; ``thorough`` keeps presolve and probing, which pay on hard
+    unsatisfiable questions and cost a second on easy ones."""
     s = cp_model.CpSolver()
     s.parameters.num_workers = 1
-    s.parameters.cp_model_presolve = False
-    s.parameters.linearization_level = 0
-    s.parameters.symmetry_level = 0
-    s.parameters.cp_model_probing_level = 0
+    if not thorough:
+        s.parameters.cp_model_presolve = False
+        s.parameters.linearization_level = 0
+        s.parameters.symmetry_level = 0
+        s.parameters.cp_model_probing_level = 0
     return s
 
 
@@ -185,7 +196,8 @@ class HandModel:
         return a
 
     # ------------------------------------------------------------------ questions
-    def _solve(self, assumptions, pattern=None, objective=None, time_limit: float | None = None):
+    def _solve(self, assumptions, pattern=None, objective=None, time_limit: float | None = None,
+               thorough: bool = False):
         m = self.model
         m.ClearAssumptions()
         lits = list(assumptions)
@@ -196,9 +208,8 @@ class HandModel:
         if objective is not None:
             sense, expr = objective
             (m.Minimize if sense == "min" else m.Maximize)(expr)
-        solver = _solver()
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = time_limit
+        solver = _solver(thorough)
+        solver.parameters.max_time_in_seconds = DEFAULT_SECONDS if time_limit is None else max(time_limit, 0.001)
         status = solver.Solve(m)
         return solver, status
 
@@ -222,13 +233,63 @@ class HandModel:
             return None
         return int(round(solver.ObjectiveValue()))
 
-    def core(self, assumptions) -> list | None:
-        """A set of the assumptions that cannot all hold (None if they can)."""
-        solver, st = self._solve(assumptions)
-        if st != cp_model.INFEASIBLE:
-            return None
-        idx = set(solver.SufficientAssumptionsForInfeasibility())
-        return [a for a in assumptions if a.Index() in idx]
+    def core(self, assumptions, time_limit: float | None = None) -> list | None:
+        """A set of the assumptions that cannot all hold (None if they can).
+
+        :raises SolverTimeout: if the time limit (default ``DEFAULT_SECONDS``) runs out first.
+        """
+        deadline = time.monotonic() + (DEFAULT_SECONDS if time_limit is None else time_limit)
+        found = self._core(list(assumptions), deadline)
+        if found is _UNKNOWN:
+            raise SolverTimeout(f"no answer within {time_limit or DEFAULT_SECONDS:g} s")
+        return found
+
+    def minimal_core(self, assumptions, time_limit: float) -> tuple[list | None, bool]:
+        """A set of the assumptions that cannot all hold, made minimal by deletion while time is left.
+
+        Returns ``(core, minimal)``: ``core`` is None if the assumptions can all hold, and
+        ``minimal`` is True only when no assumption of the core can be dropped (each was tried).
+
+        :raises SolverTimeout: if no core is found within the time limit.
+        """
+        deadline = time.monotonic() + time_limit
+        found = self._core(list(assumptions), deadline)
+        if found is _UNKNOWN:
+            raise SolverTimeout(f"no answer within {time_limit:g} s")
+        if found is None:
+            return None, False
+        core, minimal = list(found), True
+        for a in list(core):
+            if len(core) == 1:
+                break
+            if all(b.Index() != a.Index() for b in core):
+                continue  # already dropped with an earlier, smaller core
+            rest = [b for b in core if b.Index() != a.Index()]
+            smaller = self._core(rest, deadline)
+            if smaller is _UNKNOWN:
+                minimal = False
+                break
+            if smaller is not None:
+                keep = {b.Index() for b in smaller}
+                core = [b for b in rest if b.Index() in keep]
+        return core, minimal
+
+    def _core(self, assumptions, deadline: float):
+        """One core query before a deadline: a core, None (satisfiable) or _UNKNOWN.
+
+        The fast configuration gets the first quarter of the time; a thorough one (presolve,
+        probing) the rest, as some unsatisfiable questions need it."""
+        for thorough, share in ((False, 0.25), (True, 1.0)):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return _UNKNOWN
+            solver, st = self._solve(assumptions, time_limit=left * share, thorough=thorough)
+            if st == cp_model.INFEASIBLE:
+                idx = set(solver.SufficientAssumptionsForInfeasibility())
+                return [a for a in assumptions if a.Index() in idx]
+            if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return None
+        return _UNKNOWN
 
     def truths(self, hand: Hand, formulas: list[Node]) -> list[bool]:
         """The model's truth of formulas when the cards are fixed to a hand (for the tests)."""
@@ -246,10 +307,14 @@ class HandModel:
         m.AddAssumptions([self.x[s, r] if (s, r) in hand.cards else self.x[s, r].Not()
                           for s in SUITS for r in RANKS])
         solver = _solver()
+        solver.parameters.max_time_in_seconds = DEFAULT_SECONDS
         st = solver.Solve(m)
         if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise ValueError(f"the model rejects the hand {hand}")
         return [solver.Value(v) for v in variables]
+
+
+_UNKNOWN = object()  # a solver answer cut short by its time limit
 
 
 def _len_eq(suit: str, n: int) -> Cmp:

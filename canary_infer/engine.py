@@ -1272,69 +1272,13 @@ class Result:
                 for i, s in enumerate(SUITS)}
 
 
-def _cache_dir():
-    """Where solved results persist between runs (``CANARY_INFER_CACHE=off`` disables it)."""
-    import os
-    from pathlib import Path
-
-    env = os.environ.get("CANARY_INFER_CACHE", "")
-    if env.lower() in ("0", "off", "no", "false"):
-        return None
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "canary-infer"
-
-
-@lru_cache(maxsize=1)
-def _code_stamp() -> str:
-    """A digest of the code that decides results, so that a cache never outlives a change to it."""
-    import hashlib
-    from pathlib import Path
-
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for name in ("engine.py", "features.py", "expr.py"):
-        h.update((here / name).read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _cache_key(formula: Node, avail: Available, patterns) -> str:
-    import hashlib
-
-    text = repr((formula, avail, sorted(patterns) if patterns is not None else None, _code_stamp()))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def solve(formula: Node, avail: Available = Available(), patterns=None) -> Result:
     """Exact pattern set, HCP range and hand count of the hands satisfying a formula.
 
-    Results that took a while to compute are kept on disk (see ``_cache_dir``)."""
-    import json
-    import time
+    Results that took a while to compute are kept on disk (see :mod:`canary_infer.cache`)."""
+    from .cache import solve_cached
 
-    folder = _cache_dir()
-    key = _cache_key(formula, avail, patterns) if folder is not None else ""
-    if folder is not None:
-        path = folder / f"{key}.json"
-        try:
-            data = json.loads(path.read_text())
-            return Result({tuple(p): c for p, c in data["patterns"]},
-                          tuple(data["hcp"]) if data["hcp"] else None, data["hands"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-    t = time.perf_counter()
-    res = _solve(formula, avail, patterns)
-    if folder is not None and time.perf_counter() - t > 0.05:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = folder / f"{key}.tmp"
-            tmp.write_text(json.dumps({"patterns": [[list(p), c] for p, c in res.patterns.items()],
-                                       "hcp": list(res.hcp) if res.hcp else None, "hands": res.hands}))
-            tmp.replace(folder / f"{key}.json")
-        except OSError:
-            pass  # a read-only home is no reason to fail
-    return res
+    return solve_cached(_solve, Result, formula, avail, patterns)
 
 
 def _solve(formula: Node, avail: Available, patterns) -> Result:

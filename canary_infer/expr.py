@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
@@ -42,6 +43,10 @@ from .features import FEATURES
 
 SUIT_SETS = {"suits": "SHDC", "majors": "SH", "minors": "DC"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+MAX_NUMBER = 1_000_000  # the largest number a constraint may write
+MAX_TERM = 10**12  # the largest coefficient or constant of a comparison, once normalised (products)
 
 
 class ConstraintError(ValueError):
@@ -413,7 +418,11 @@ class Builder:
             raise ConstraintError(f"unexpected '{t}'", t.column)
         k = t.data
         if k == "number":
-            return _Lin(const=_number(str(t.children[0])))
+            value = _number(str(t.children[0]))
+            if value > MAX_NUMBER:  # no feature comes near; and the engine counts in 64-bit integers
+                raise ConstraintError(f"the number {t.children[0]} is too large (at most {MAX_NUMBER:,})",
+                                      getattr(t.children[0], "column", None))
+            return _Lin(const=value)
         if k == "negative":
             return self._lin(t.children[0], env, stack).scale(Fraction(-1))
         if k == "sum":
@@ -494,6 +503,10 @@ class Builder:
             k = Fraction(math.ceil(k))
         elif k.denominator != 1:
             return FALSE if op == "==" else TRUE
+        biggest = max(abs(k), *(abs(c // g) for _, c in ordered))
+        if biggest > MAX_TERM:
+            raise ConstraintError(f"the number {biggest} (after multiplying out) is too large to evaluate: "
+                                  "keep numbers and their products small")
         return Cmp(tuple((Fraction(c // g), f) for f, c in ordered), k, op)
 
 
@@ -503,8 +516,10 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
+@lru_cache(maxsize=4096)
 def parse_tree(text: str) -> Tree:
-    """Parse text into a lark tree (syntax only), raising ConstraintError with the column."""
+    """Parse text into a lark tree (syntax only), raising ConstraintError with the column.
+    The trees are only read, so one text's tree is shared."""
     try:
         return _PARSER.parse(text)
     except UnexpectedInput as e:

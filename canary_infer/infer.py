@@ -78,6 +78,9 @@ class SeatInference:
     hands: float  # number of 13-card hands (from the cards unseen) that fit the seat's own calls
     known: bool = False  # the asker's own hand
     conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
+    conflict_minimal: bool | None = None  # whether no call of ``conflict`` can be left out (proven)
+    hand: Hand | None = None  # the asker's own hand, when known
+    breaks: list[int] | None = None  # for the asker's own hand: positions of its calls the hand does not fit
     proven: bool | None = True  # None: answered from the seat's own calls alone (not joint)
     unproven: list[str] = field(default_factory=list)
     distribution: object | None = None  # a joint.Distribution when probabilities were asked for
@@ -89,9 +92,15 @@ class SeatInference:
             "lengths": {s: list(v) for s, v in self.lengths.items()} if self.lengths else None,
             "patterns": self.patterns,
             "hands": int(self.hands),
-            **({"conflict": self.conflict} if self.conflict is not None else {}),
             "proven": self.proven,
         }
+        if self.conflict is not None:
+            out["conflict"] = self.conflict
+            out["conflict_minimal"] = bool(self.conflict_minimal)
+        if self.known:
+            out["known"] = True
+            out["hand"] = self.hand.pbn() if self.hand is not None else None
+            out["breaks"] = self.breaks or []
         if self.unproven:
             out["unproven"] = self.unproven
         d = self.distribution
@@ -110,6 +119,7 @@ class Inference:
     auction: Auction
     calls: list[CallReading]
     hands: dict[str, SeatInference] = field(default_factory=dict)
+    trump: str | None = None  # the suit agreed at the end of the auction
     deals: int | None = None  # deals consistent with all the calls (and my hand), when known exactly
     exact: bool = True  # whether distributions and questions are exact (else estimated from samples)
     asks: list = field(default_factory=list)  # joint.Answer for each --ask
@@ -121,6 +131,7 @@ class Inference:
             "dealer": self.auction.dealer,
             "calls": [c.as_json() for c in self.calls],
             "hands": {s: self.hands[s].as_json() for s in SEATS},
+            "trump": self.trump,
             "deals": self.deals,
             "error": None,
         }
@@ -129,6 +140,12 @@ class Inference:
         if self.no_deal:
             out["no_deal"] = True
         return out
+
+    def _repr_html_(self) -> str:
+        """The calls and each seat's picture with suit symbols, for Jupyter."""
+        from .notebook import inference_html
+
+        return inference_html(self)
 
 
 _PATTERN_TEXT = {p: "-".join(map(str, p)) for p in ALL_PATTERNS}
@@ -144,10 +161,11 @@ class Inferencer:
     ``we`` ("NS" or "EW") says that only that pair plays the system; by default both do (the
     side that opens is read with the opening tree, the other with the defence tree).  ``vul``
     gives the vulnerability ("NS", "EW", "both" or "none"; unknown by default, when rules that
-    depend on it add nothing)."""
+    depend on it add nothing).  ``conflict_seconds`` bounds the search for the calls that
+    contradict each other when no hand fits a seat."""
 
     def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
-                 budget: float = 2.0, joint: bool = False):
+                 conflict_seconds: float = 2.0, budget: float = 2.0, joint: bool = False):
         self.system = system or load_system()
         self.budget = budget  # CPU seconds for proofs when two or more unseen seats are constrained
         self.joint = joint  # the default of infer(joint=...)
@@ -156,7 +174,10 @@ class Inferencer:
         if vul is not None and vul not in ("NS", "EW", "both", "none"):
             raise ValueError(f"vulnerability is NS, EW, both or none, got {vul!r}")
         self.we, self.vul = we, vul
+        self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         self._cache: dict[tuple, Result] = {}
+        self._by_identity: dict[tuple, tuple] = {}  # see _solve_seat
+        self._conflicts: dict[tuple, tuple[list[int], bool]] = {}
         self._text: dict[int, tuple] = {}
         if self.system.oracle is None:
             self.system.oracle = self._possible
@@ -289,43 +310,98 @@ class Inferencer:
 
     def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
         """Positions of a set of the seat's calls that no hand can satisfy together (CP-SAT core)."""
-        from .cpsat import HandModel
+        return self.explain(calls, seat, avail)[0]
 
-        mine = [c for c in calls if c.seat == seat and c.defined and c.formula is not None and c.formula != TRUE]
+    def explain(self, calls: list[CallReading], seat: str, avail: Available,
+                time_limit: float | None = None) -> tuple[list[int], bool]:
+        """Which of the seat's calls contradict each other: ``(positions, minimal)``.
+
+        A CP-SAT core, made minimal by deletion, within ``time_limit`` seconds (default
+        ``conflict_seconds``).  When the bound is hit before a core is found, the answer is
+        what the exact engine already knows: the seat's calls up to the first one after which
+        no hand fits; ``minimal`` is then False, as it is when the core could not be shrunk
+        to the end in time."""
+        mine = [(c.index, c.formula) for c in calls
+                if c.seat == seat and c.defined and c.formula is not None and c.formula != TRUE]
+        limit = self.conflict_seconds if time_limit is None else time_limit
+        key = (tuple(mine), avail, limit)
+        if key not in self._conflicts:  # a batch repeats its auctions: search once
+            self._conflicts[key] = self._explain(mine, avail, limit)
+        return self._conflicts[key]
+
+    def _explain(self, mine: list[tuple[int, Node]], avail: Available, limit: float) -> tuple[list[int], bool]:
+        from .cpsat import HandModel, SolverTimeout
+
         m = HandModel(avail)
-        lits = [m.add(c.formula) for c in mine]
-        core = m.core(lits) or []
-        ids = {lit.Index() for lit in core}
-        return [c.index for c, lit in zip(mine, lits, strict=True) if lit.Index() in ids]
+        lits = [m.add(f) for _, f in mine]
+        try:
+            core, minimal = m.minimal_core(lits, limit)
+        except SolverTimeout:
+            return self._first_impossible(mine, avail), False
+        ids = {lit.Index() for lit in core or []}
+        return [i for (i, _), lit in zip(mine, lits, strict=True) if lit.Index() in ids], minimal
+
+    def _first_impossible(self, mine: list[tuple[int, Node]], avail: Available) -> list[int]:
+        """The calls up to the first one after which no hand fits (the engine's prefixes, cached)."""
+        formulas = tuple(f for _, f in mine)
+        for k in range(1, len(formulas) + 1):
+            if not self._solve_chain(formulas[:k], avail).consistent:
+                return [i for i, _ in mine[:k]]
+        return [i for i, _ in mine]
 
     def seat_formulas(self, calls: list[CallReading], seat: str) -> tuple[Node, ...]:
         """The formulas of one seat's calls, in order; a call that 'replaces' a feature withdraws
         the earlier lines that limit it."""
-        per_call: list[list[Node]] = []
+        return tuple(f for _, f in self._seat_calls(calls, seat))
+
+    def _seat_calls(self, calls: list[CallReading], seat: str) -> list[tuple[int, Node]]:
+        """(position, formula) of each of the seat's calls that still says something, as
+        :meth:`seat_formulas` reads them."""
+        return [(i, f) for i, f in ((i, conj(parts)) for i, parts in self._seat_parts(calls, seat)) if f != TRUE]
+
+    def _seat_parts(self, calls: list[CallReading], seat: str) -> list[tuple[int, list[Node]]]:
+        """(position, constraint lines) of each of the seat's calls, after 'replaces'."""
+        per_call: list[tuple[int, list[Node]]] = []
         for c in calls:
             if c.seat != seat or not c.defined or c.formula is None:
                 continue
             if c.replaces:
                 gone = set(c.replaces)
-                per_call = [[p for p in parts if not {f.name for f in feats(p)} & gone] for parts in per_call]
-            per_call.append(list(c.parts) if c.parts else [c.formula])
-        return tuple(f for f in (conj(parts) for parts in per_call) if f != TRUE)
+                per_call = [(i, [p for p in parts if not {f.name for f in feats(p)} & gone]) for i, parts in per_call]
+            per_call.append((c.index, list(c.parts) if c.parts else [c.formula]))
+        return per_call
+
+    def _solve_seat(self, calls: list[CallReading], seat: str, avail: Available) -> Result:
+        """The seat's result, looked up by the identity of its constraint lines first.
+
+        The lines are the system's own (memoised) objects, so the same auction read again gives
+        the same objects: no formula has to be hashed (deep hashing of formula trees and their
+        Fractions was most of a self-check's inference time).  The entry keeps the lines alive,
+        so an id cannot be reused while it is in the table."""
+        per_call = self._seat_parts(calls, seat)
+        lines = tuple(tuple(parts) for _, parts in per_call)
+        fp = (tuple(tuple(map(id, parts)) for parts in lines), avail)
+        hit = self._by_identity.get(fp)
+        if hit is not None:
+            return hit[1]
+        formulas = tuple(f for f in (conj(parts) for parts in lines) if f != TRUE)
+        res = self._solve_chain(formulas, avail)
+        self._by_identity[fp] = (lines, res)
+        return res
 
     def _each_seat(self, inf: Inference, calls, formulas, known, avail) -> Inference:
         """Each seat from its own calls alone (sound; not joint): ``proven`` is None."""
         inf.exact = False
         for seat in SEATS:
             if known and known[0] == seat:
-                hand = known[1]
-                ok = all(evaluate(f, hand) for f in formulas[seat])
-                lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
-                inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
+                inf.hands[seat] = self._own_hand(calls, seat, known[1])
                 continue
-            res = self._solve_chain(formulas[seat], avail)
+            res = self._solve_seat(calls, seat, avail)
             pats, lengths = self._described(res)
             inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands, proven=None)
             if not res.consistent:
-                inf.hands[seat].conflict = self.conflict(calls, seat, avail)
+                h = inf.hands[seat]
+                h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
         return inf
 
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
@@ -336,6 +412,15 @@ class Inferencer:
             pats = tuple(_pattern(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1]))
             hit = self._text[key] = (res, pats, res.lengths())
         return hit[1], hit[2]
+
+    def _own_hand(self, calls: list[CallReading], seat: str, hand: Hand) -> SeatInference:
+        """The asker's own hand: exactly itself if it fits its calls; else no hand, and the calls it breaks."""
+        broken = [i for i, f in self._seat_calls(calls, seat) if not evaluate(f, hand)]
+        if broken:
+            return SeatInference(False, None, None, [], 0.0, known=True, hand=hand, breaks=broken)
+        lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
+        return SeatInference(True, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True, hand=hand,
+                             breaks=[])
 
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None, prob: bool = False,
               asks: list[tuple[str, str, Node]] | None = None, samples: int = 20000,
@@ -352,7 +437,7 @@ class Inferencer:
         from .joint import Joint
 
         calls = self.read(auction)
-        inf = Inference(auction, calls)
+        inf = Inference(auction, calls, trump=self.trump(calls))
         avail = Available.excluding(known[1]) if known else Available()
         formulas = {seat: self.seat_formulas(calls, seat) for seat in SEATS}
         if not (self.joint if joint is None else joint) and not prob and not asks:
@@ -365,10 +450,7 @@ class Inferencer:
         tables, single = {}, {}
         for seat in SEATS:
             if known and known[0] == seat:
-                hand = known[1]
-                ok = all(evaluate(f, hand) for f in formulas[seat])
-                lens = {s: (hand.length(s), hand.length(s)) for s in SUITS}
-                inf.hands[seat] = SeatInference(ok, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True)
+                inf.hands[seat] = self._own_hand(calls, seat, known[1])
                 continue
             if seat in constrained:
                 t = self._table_chain(formulas[seat], avail, **extra)
@@ -379,9 +461,8 @@ class Inferencer:
             res = self._solve_chain(formulas[seat], avail)
             single[seat] = res
             if not res.consistent:
-                pats, lengths = self._described(res)
-                inf.hands[seat] = SeatInference(False, None, None, [], 0.0,
-                                                conflict=self.conflict(calls, seat, avail))
+                h = inf.hands[seat] = SeatInference(False, None, None, [], 0.0)
+                h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
         if any(not single[s].consistent for s in single) or tables is None:
             # a seat's own calls contradict each other (or the formulas are too wide to pack):
             # the seats' own answers

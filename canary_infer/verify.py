@@ -1,7 +1,8 @@
 """Proofs about the system: relays resolve shape, no hand falls between two calls or fits two.
 
 Every check is exact (the DP engine decides it on all hands at once); each gap or overlap
-comes with a concrete hand from the card-level CP-SAT model as a witness.
+comes with a concrete hand from the card-level CP-SAT model as a witness: a typical one, of
+the region's most frequent pattern and its median HCP count.
 
 * :func:`verify_relays` walks every relay tree: at each relay the describer's answers must
   cover every hand that reaches it (a *gap* is a hand that fits none) and no hand may fit two
@@ -19,11 +20,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .auction import Auction
-from .cpsat import HandModel
 from .engine import Result, solve
 from .expr import TRUE, Node, conj, disj, negate
 from .infer import Inferencer
 from .system import CallNode
+from .witness import typical_hand
 
 Progress = Callable[[str], None]
 
@@ -117,6 +118,8 @@ class Verifier:
         self.progress = progress or (lambda msg: None)
         self.witness_seconds = witness_seconds
         self._results: dict[Node, Result] = {}
+        self._restricted: dict[tuple, Result] = {}  # (formula, patterns) -> result: see solve_among
+        self._witnesses: dict[Node, str | None] = {}
 
     # ------------------------------------------------------------------ helpers
     def solve(self, formula: Node, within: Result | None = None) -> Result:
@@ -140,17 +143,29 @@ class Verifier:
         chair = (("NESW".index(seat) - "NESW".index(a.dealer)) % 4) + 1
         return conj(self.inf.seat_formulas(calls, seat)), {"chair": chair}, seat
 
+    def solve_among(self, formula: Node, patterns) -> Result:
+        """The formula's result among some patterns, solved once: the tree repeats itself ('same as',
+        schedules), so check-system asks the same overlap question many times (700 solves of 175
+        distinct questions)."""
+        key = (formula, frozenset(patterns))
+        hit = self._restricted.get(key)
+        if hit is None:
+            full = self._results.get(formula)
+            if full is not None and set(full.patterns) <= key[1]:
+                return full  # the restriction leaves out no pattern the formula allows
+            hit = self._restricted[key] = solve(formula, patterns=sorted(patterns))
+        return hit
+
     def witness(self, formula: Node, result: Result) -> str | None:
-        """A concrete hand (PBN) satisfying the formula, from CP-SAT, guided by a pattern."""
+        """A typical hand (PBN) satisfying the formula (once per formula): of the region's most frequent
+        pattern and with the median HCP count of the region's hands of that pattern (see
+        :func:`canary_infer.witness.typical_hand`), found by CP-SAT."""
         if not result.patterns:
             return None
-        m = HandModel()
-        lit = m.add(formula)
-        for p, _ in sorted(result.patterns.items(), key=lambda kv: -kv[1])[:3]:
-            h = m.example([lit], pattern=p, time_limit=self.witness_seconds)
-            if h is not None:
-                return h.pbn()
-        return None
+        if formula not in self._witnesses:
+            h = typical_hand(formula, result, time_limit=self.witness_seconds)
+            self._witnesses[formula] = h.pbn() if h is not None else None
+        return self._witnesses[formula]
 
     def _finding(self, kind, auction, calls, formula, res, **kw) -> Finding:
         pats = [_pat(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1])]
@@ -198,7 +213,7 @@ class Verifier:
                 if not common:
                     continue
                 f = conj([reach, fa, fb])
-                res = solve(f, patterns=sorted(common))
+                res = self.solve_among(f, common)
                 if res.consistent:
                     found_overlaps.append(self._finding(
                         "overlap", auction, [a.call, b.call], f, res,
@@ -263,7 +278,9 @@ class Verifier:
             g, o, _, _ = self.check_point(n, cover=cover)
             gaps += g
             overlaps += o
-        return {"nodes": nodes, "gaps": gaps, "overlaps": overlaps}
+        settled = [g for g in gaps if g.settled_by]
+        return {"nodes": nodes, "gaps": [g for g in gaps if not g.settled_by], "overlaps": overlaps,
+                "settled": settled}
 
 
 def _same(a: str, b: str) -> bool:
