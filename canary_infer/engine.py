@@ -38,6 +38,24 @@ ALL_PATTERNS: tuple[tuple[int, int, int, int], ...] = tuple(
     (a, b, c, 13 - a - b - c) for a in range(14) for b in range(14 - a) for c in range(14 - a - b)
 )
 
+def unique(a: np.ndarray, inverse: bool = False):
+    """np.unique for 1-D integer arrays, without the import of numpy.ma that np.unique makes
+    on its first call (tens of milliseconds in a fresh process)."""
+    a = np.asarray(a).ravel()
+    if len(a) == 0:
+        return (a, np.zeros(0, np.int64)) if inverse else a
+    order = np.argsort(a) if inverse else None
+    s = a[order] if inverse else np.sort(a)
+    flag = np.empty(len(s), bool)
+    flag[0] = True
+    np.not_equal(s[1:], s[:-1], out=flag[1:])
+    if not inverse:
+        return s[flag]
+    inv = np.empty(len(a), np.int64)
+    inv[order] = np.cumsum(flag) - 1
+    return s[flag], inv
+
+
 
 # --------------------------------------------------------------------------- availability
 @dataclass(frozen=True)
@@ -550,7 +568,7 @@ class SeatTable:
         base = np.arange(len(keys)) if rows_of_level3 is None else rows_of_level3
         used = _used(keys[base], lay.low)
         hcp_j = lay.plan.index[("hcp", None)]
-        for n in np.unique(step.length):
+        for n in unique(step.length):
             rows = base[used == 13 - n]
             code = (keys[rows] >> lay.low) + n
             good = self.viable_code[code]
@@ -693,7 +711,7 @@ class SeatTable:
             used = _used(keys, self.layout.low)
             b = np.zeros(len(keys))
             on_way = np.ones(len(keys), bool) if prefix_ok is None else prefix_ok[k][keys >> self.layout.low]
-            for n in np.unique(step.length):
+            for n in unique(step.length):
                 rows = np.flatnonzero((used <= 13 - n) & on_way)
                 cs = np.flatnonzero(step.length == n)
                 if len(rows) == 0:
@@ -721,7 +739,7 @@ class SeatTable:
         chosen = np.zeros((n, 4), np.int64)
         for k in range(4):
             step = self.steps[k]
-            uniq, inv = np.unique(state, return_inverse=True)
+            uniq, inv = unique(state, inverse=True)
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
@@ -775,8 +793,8 @@ def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
 def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(keys) == 0:
         return keys, counts
-    uniq, inv = np.unique(keys, return_inverse=True)
-    return uniq, np.bincount(inv.ravel(), weights=counts, minlength=len(uniq))
+    uniq, inv = unique(keys, inverse=True)
+    return uniq, np.bincount(inv, weights=counts, minlength=len(uniq))
 
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
@@ -784,7 +802,7 @@ _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
 
 def _pairs(keys, counts, used, step: SuitStep, last: bool):
     """Yield (row index, contribution index, summed keys) in chunks, length-feasible only."""
-    for n in np.unique(step.length):
+    for n in unique(step.length):
         rows = np.flatnonzero(used == 13 - n) if last else np.flatnonzero(used <= 13 - n)
         if len(rows) == 0:
             continue
@@ -801,7 +819,7 @@ def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> l
         ls, _, cs = suit_classes(avail, si)
         vals = np.minimum(contribs[si], lay.caps)
         ck = lay.pack(vals)
-        uniq, inv = np.unique(ck, return_inverse=True)
+        uniq, inv = unique(ck, inverse=True)
         cnt = np.bincount(inv.ravel(), weights=cs, minlength=len(uniq))
         length = (uniq >> int(lay.offs[plan.index[("len", SUITS[si])]])) & 15
         out.append(SuitStep(uniq, cnt, length, inv.ravel()))

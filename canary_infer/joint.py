@@ -58,6 +58,7 @@ from .engine import (
     build_seat,
     class_table,
     suit_classes,
+    unique,
 )
 from .expr import TRUE, Cmp, Node, Pattern, Shape, conj, evaluate
 
@@ -384,7 +385,7 @@ class _ShapePlan:
             r = free.sum(axis=2)
             p = PAT_LENGTHS[self.pats[s]]  # (P, 4)
             want = np.zeros((n, 4), np.int64)
-            codes, inv = np.unique(r @ _GRID, return_inverse=True)
+            codes, inv = unique(r @ _GRID, inverse=True)
             inv = inv.ravel()
             for g in range(len(codes)):
                 members = np.flatnonzero(inv == g)

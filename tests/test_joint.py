@@ -151,7 +151,7 @@ def test_one_spade_two_spades_with_a_known_hand(inferencer):
     # the bounds are attained: deals written out by hand, checked by the exact evaluator
     calls = inferencer.read(Auction.parse("1S P 2S"))
     north_f = conj(inferencer.seat_formulas(calls, "N"))
-    top = Deal.from_pbn("N:AT987.65.AK32.87 J.KQJT94.T9.AKQJ KQ2.A87.QJ54.962 6543.32.876.T543")
+    top = Deal.from_pbn("N:AT987.6.AK3.8754 J.KQJT95.T9.AKQJ KQ2.A87.QJ54.962 6543.432.8762.T3")
     long = Deal.from_pbn("N:AT98.6.AK3.87543 J76543.KQJ.T9.AK KQ2.A87.QJ54.962 .T95432.8762.QJT")
     for d in (top, long):
         assert evaluate(north_f, d["N"]) and d["S"] == south
