@@ -9,8 +9,10 @@ constraints in this context (chair, and so on).
     >>> b = Bidder(load_system())
     >>> b.bid(Hand.from_pbn("KJ2.QJ3.KJ32.A32"), Auction.parse("")).calls
     ['1N']
-    >>> b.bid(Hand.from_pbn("AQJ83.2.K4.QT932"), Auction.parse("")).calls  # the notes allow both
-    ['1S', '2S']
+    >>> b.bid(Hand.from_pbn("43.2.KJ32.AQJ832"), Auction.parse("")).calls  # '6 4 min 1D or 2C'
+    ['1D', '2C']
+    >>> b.bid(Hand.from_pbn("AQJ83.2.K4.QT932"), Auction.parse("")).calls  # the table gives it 2S
+    ['2S']
 """
 
 from __future__ import annotations

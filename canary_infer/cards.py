@@ -249,6 +249,12 @@ class Hand(_PbnValue):
         """The canonical PBN form: S.H.D.C, ranks descending, ``T`` for ten."""
         return ".".join(self._suits)
 
+    def _repr_html_(self) -> str:
+        """The hand with suit symbols, for Jupyter."""
+        from .notebook import hand_html
+
+        return hand_html(self)
+
     def suit(self, suit: str) -> str:
         """The ranks held in *suit*, highest first (``""`` for a void).
 
@@ -427,6 +433,12 @@ class Deal(_PbnValue, Mapping[str, "Hand | None"]):
             hand = self._hands[(start + k) % 4]
             fields.append("-" if hand is None else hand.pbn())
         return f"{SEATS[start]}:" + " ".join(fields)
+
+    def _repr_html_(self) -> str:
+        """The deal as a diagram with suit symbols, for Jupyter."""
+        from .notebook import deal_html
+
+        return deal_html(self)
 
     def __getitem__(self, seat: str) -> Hand | None:
         """The hand at *seat* (case-insensitive), or ``None`` if unknown.

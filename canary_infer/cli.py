@@ -29,6 +29,12 @@ examples:
   canary-infer infer '[Auction "E"] 1S Pass 2NT'   a PBN auction section: the tag names the dealer
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
+files and formats (see the README):
+  --pbn boards.pbn [--json] [-o annotated.pbn]   every board of a PBN file, each actual hand checked;
+                                                 -o writes it back with each call's meaning as a note
+  --lin boards.lin                               the same for BBO's LIN files
+  "2S P 2N" --to pbn|lin|handviewer              the auction with its meanings, or a BBO handviewer link
+
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
 commas or dashes; or a PBN [Auction "SEAT"] section (in batch input a line starting with
 '[' opens a PBN game, which runs to the next empty line).  Patterns are written
@@ -38,7 +44,7 @@ the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
-    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {},
+    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {}, "trump": None,
             "error": {"kind": kind, "message": message, "position": position}}
 
 
@@ -58,6 +64,31 @@ def read_auction(text: str, dealer: str | None) -> Auction:
     return auction
 
 
+SYSTEM_HELP = ("the folder of .canary files to read (default: $CANARY_SYSTEM, else the built-in system; "
+               "'builtin' names the built-in one)")
+
+
+def _add_system_option(p) -> None:
+    p.add_argument("--system", metavar="DIR", default=None, help=SYSTEM_HELP)
+
+
+def _load_system(args, empty: dict | None = None):
+    """The system the command reads (``--system``, ``$CANARY_SYSTEM`` or the built-in files), or
+    None after reporting why it cannot be read: on stderr, or as a JSON error object with
+    ``--json`` (``empty`` gives the command's other keys)."""
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, error_json, load
+
+    try:
+        return load(choose(getattr(args, "system", None)))
+    except (SystemDirError, SystemFileError) as e:
+        if getattr(args, "json", False):
+            print(json.dumps({**(empty or {}), "error": error_json(e)}))
+        else:
+            print(f"error: cannot read the system: {e}", file=sys.stderr)
+        return None
+
+
 def _parse_known(text: str | None):
     if text is None:
         return None
@@ -70,6 +101,24 @@ def _parse_known(text: str | None):
     if seat not in SEATS:
         raise CardError(f"unknown seat '{seat}' in --hand (use N, E, S or W)")
     return seat, Hand.from_pbn(pbn.strip())
+
+
+def add_play_options(p: argparse.ArgumentParser) -> None:
+    """Who plays the system, vulnerability, the files' options and extensions."""
+    p.add_argument("--we", choices=["NS", "EW"], type=str.upper,
+                   help="only this pair plays the system (default: both); the other pair's calls add nothing")
+    p.add_argument("--vul", choices=["none", "NS", "EW", "both"], type=lambda v: v if v in ("none", "both")
+                   else v.upper(), help="vulnerability (default unknown: rules that depend on it add nothing)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME",
+                   help="turn on an option the system files declare (repeatable)")
+    p.add_argument("--extensions", action="store_true",
+                   help="also use calls marked 'extension' (meanings the notes do not give)")
+
+
+def configured(system, args):
+    """The system with the options and extensions the command line asks for."""
+    system.configure(extensions=bool(getattr(args, "extensions", False)), options=set(getattr(args, "option", [])))
+    return system
 
 
 def _fmt_range(r) -> str:
@@ -86,6 +135,8 @@ def render_text(inf) -> str:
         mark = " " if c.defined else "?"
         src = f"  [{c.source}]" if c.source and c.defined else ""
         lines.append(f" {mark} {c.seat}  {c.call:<3} {c.meaning}{src}")
+    if getattr(inf, "trump", None):
+        lines += ["", f" Agreed trumps: {inf.trump}"]
     lines += ["", " seat  HCP     S     H     D     C    patterns (most frequent first)"]
 
     def named(positions) -> str:
@@ -173,6 +224,17 @@ def cmd_infer(args) -> int:
     from .infer import Inferencer
 
     dealer = args.dealer.upper() if args.dealer else None
+    if args.pbn or args.lin:
+        if args.auction is not None or (args.pbn and args.lin):
+            return _fail("give an AUCTION, --pbn FILE or --lin FILE: one of them")
+        return cmd_infer_file(args)
+    if args.output:
+        return _fail("-o writes the boards of --pbn FILE or --lin FILE")
+    if args.to and args.auction is None:
+        print("error: --to writes the AUCTION given on the command line", file=sys.stderr)
+        return 2
+    if args.to:
+        return cmd_infer_to(args)
     try:
         known = _parse_known(args.hand)
     except CardError as e:
@@ -181,7 +243,18 @@ def cmd_infer(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
-    inferencer = Inferencer()
+    system = _load_system(args, {"auction": split_calls(" ".join(args.auction)) if args.auction else None,
+                                 "dealer": dealer or "N", "calls": [], "hands": {}})
+    if system is None:
+        return 2
+    try:
+        inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul)
+    except ValueError as e:
+        if args.json:
+            print(json.dumps(_error_json("usage", str(e), dealer=dealer or "N")))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
     if args.auction is None:
         # batch mode: one auction per line in, one JSON object per line out (always JSON)
         for no, text, err in batch_records(sys.stdin):
@@ -230,10 +303,218 @@ class Progress:
             print(file=sys.stderr)
 
 
+class _FileProblem(Exception):
+    """A file given on the command line that cannot be read (reported, exit status 2)."""
+
+
+def _read_boards(args):
+    """The boards of --pbn FILE or --lin FILE (with a per-board error for a game that cannot be read)."""
+    from .boards import from_lin, from_pbn
+    from .lin import LinError, read_lin
+    from .pbn import read_pbn
+
+    path = args.pbn or args.lin
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        raise _FileProblem(f"cannot read {path}: {e.strerror}") from None
+    if args.pbn:
+        return [from_pbn(b) for b in read_pbn(text, strict=False)]
+    try:
+        return [from_lin(b) for b in read_lin(text)]
+    except LinError as e:
+        raise _FileProblem(f"{path}: {e}") from None
+
+
+def _fail(message: str, kind: str = "usage") -> int:
+    if _Parser.json_errors:  # the command line has --json: the error is a JSON object too
+        print(json.dumps({"error": {"kind": kind, "message": message, "position": None}}))
+        return 2
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _write_boards(path: str, boards, auctions, fmt: str | None = None) -> None:
+    """Write boards back: PBN (each game as it was, its auction replaced) or LIN (one board a line)."""
+    from .lin import write_lin
+    from .pbn import auction_section, read_pbn, replace_auction
+
+    fmt = fmt or ("lin" if path.endswith(".lin") else "pbn")
+    out = []
+    for b, (auction, notes, stopped) in zip(boards, auctions, strict=True):
+        if fmt == "lin":
+            if auction is not None:
+                out.append(write_lin(b.deal, auction, notes, b.number, b.vulnerable))
+            continue
+        src = b.source
+        if auction is None:
+            out.append(src.text.rstrip("\n"))
+            continue
+        section = auction_section(auction, notes, incomplete=stopped)
+        if src is not None and hasattr(src, "tags") and src.tags:
+            out.append(replace_auction(src, section).rstrip("\n"))
+        else:
+            head = [f'[Board "{b.number}"]'] if b.number else []
+            head += [f'[Dealer "{auction.dealer}"]', f'[Vulnerable "{b.vulnerable}"]']
+            if b.deal is not None:
+                head.append(f'[Deal "{b.deal.pbn()}"]')
+            out.append("\n".join(head + [section]))
+    text = ("\n" if fmt == "lin" else "\n\n").join(out) + "\n"
+    if fmt == "pbn":
+        text = "% PBN 2.1\n% EXPORT\n" + text if not text.startswith("%") else text
+        read_pbn(text)  # what we write must read back
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def _board_text(report: dict, render) -> str:
+    head = f"Board {report['board'] or '?'}  dealer {report['dealer']}  vulnerable {report['vulnerable']}"
+    if report["error"]:
+        return f"{head}\n  cannot read this board: {report['error']['message']}"
+    if report["auction"] is None:
+        return f"{head}\n  no auction" + (f"; deal {report['deal']}" if report["deal"] else "")
+    lines = [head, render]
+    for seat, c in report["checks"].items():
+        if c["fits"]:
+            lines.append(f"  {seat} {c['hand']} ({c['hcp']} HCP, {c['pattern']}) fits its calls")
+        else:
+            lines.append(f"  {seat} {c['hand']} ({c['hcp']} HCP, {c['pattern']}) does NOT fit:")
+            lines += [f"      call {f['index'] + 1} {f['call']}: {f['words'] or f['meaning']}" for f in c["fails"]]
+    return "\n".join(lines)
+
+
+def cmd_infer_file(args) -> int:
+    """infer --pbn FILE / --lin FILE: every board's inference, each actual hand checked against it."""
+    from .boards import call_notes, infer_board
+    from .infer import Inferencer
+
+    try:
+        boards = _read_boards(args)
+    except _FileProblem as e:
+        return _fail(str(e))
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
+    written = []
+    for b in boards:
+        report = infer_board(inferencer, b)
+        if args.json:
+            print(json.dumps(report), flush=True)
+        else:
+            text = render_text(inferencer.infer(b.auction)) if b.auction is not None and not b.error else ""
+            print(_board_text(report, text) + "\n", flush=True)
+        if args.output:
+            notes = call_notes(inferencer.infer(b.auction)) if b.auction is not None and not b.error else []
+            written.append((b.auction if not b.error else None, notes, False))
+    if not boards:
+        print(f"{args.pbn or args.lin}: no boards", file=sys.stderr)
+    if args.output:
+        _write_boards(args.output, boards, written)
+    return 0
+
+
+def cmd_infer_to(args) -> int:
+    """infer AUCTION --to pbn|lin|handviewer: the auction with each call's meaning."""
+    from .boards import call_notes
+    from .infer import Inferencer
+    from .lin import handviewer_url, write_lin
+    from .pbn import auction_section
+
+    try:
+        auction = read_auction(" ".join(args.auction), args.dealer.upper() if args.dealer else None)
+    except AuctionError as e:
+        return _fail(f"({e.kind}) {e}")
+    system = _load_system(args)
+    if system is None:
+        return 2
+    notes = call_notes(Inferencer(system).infer(auction))
+    if args.to == "pbn":
+        print(f'[Dealer "{auction.dealer}"]\n' + auction_section(auction, notes))
+    elif args.to == "lin":
+        print(write_lin(None, auction, notes))
+    else:
+        print(handviewer_url(None, auction, notes))
+    return 0
+
+
+def cmd_bid_file(args) -> int:
+    """bid --pbn FILE [-o OUT]: bid every board with the system and write the auctions back."""
+    from .bidding import Bidder
+    from .boards import bid_board
+    from .infer import Inferencer
+    from .lin import handviewer_url
+
+    try:
+        boards = _read_boards(args)
+    except _FileProblem as e:
+        return _fail(str(e))
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inferencer = Inferencer(system)
+    bidder = Bidder(inferencer.system)
+    results, written = [], []
+    prog = Progress(getattr(args, "progress", None))
+    for k, b in enumerate(boards):
+        r = bid_board(inferencer, bidder, b) if not b.error else None
+        results.append(r)
+        written.append((r.auction, r.notes, r.stop is not None) if r is not None and r.auction is not None
+                       else (None, [], False))
+        prog.step(k + 1, len(boards))
+    report = sys.stderr if args.output in (None, "-") and not args.json else sys.stdout
+    counts = {"bid": 0, "none": 0, "several": 0, "undefined": 0, "unread": 0}
+    for b, r in zip(boards, results, strict=True):
+        name = f"Board {b.number or '?'}"
+        if r is None:
+            counts["unread"] += 1
+            line = f"{name}: cannot read: {b.error}"
+        elif r.stop == "no deal":
+            counts["unread"] += 1
+            line = f"{name}: no full deal to bid"
+        else:
+            counts["bid"] += 1
+            auction = str(r.auction) or "(no call)"
+            line = f"{name} (dealer {b.dealer}): {auction}"
+            if r.stop == "undefined":
+                counts["undefined"] += 1
+                line += "  - then the notes define no call"
+            if r.stop == "none":
+                counts["none"] += 1
+                line += f"  - {r.none_at[0]} ({r.none_at[1]}) fits no call here"
+            for seat, hand, calls, at in r.several:
+                counts["several"] += 1
+                line += f"\n    {seat} ({hand}) after '{at or '(start)'}' fits several: {' '.join(calls)}"
+            if args.handviewer:
+                line += "\n    " + handviewer_url(b.deal, r.auction, r.notes, b.number, b.vulnerable)
+        if args.json:
+            obj = r.as_json() if r is not None else {"board": b.number, "error": b.error}
+            if r is not None and args.handviewer and r.auction is not None:
+                obj["handviewer"] = handviewer_url(b.deal, r.auction, r.notes, b.number, b.vulnerable)
+            print(json.dumps(obj), file=report)
+        else:
+            print(line, file=report)
+    if not args.json:
+        print(f"{len(boards)} boards: {counts['bid']} bid, {counts['none']} stopped at a hand fitting no call, "
+              f"{counts['several']} hands fitting several calls, {counts['undefined']} reached a point the notes "
+              f"leave undefined, {counts['unread']} not bid (unreadable or no full deal)", file=report)
+    _write_boards(args.output or "-", boards, written, fmt="lin" if args.lin and not args.output else None)
+    return 0
+
+
 def cmd_bid(args) -> int:
     from .bidding import Bidder
-    from .system import load_system
 
+    if args.pbn or args.lin:
+        if args.hand:
+            return _fail("give a HAND or --pbn FILE, not both")
+        return cmd_bid_file(args)
+    if not args.hand:
+        return _fail("give a HAND (e.g. AKQ83.J2.K4.QT92) or --pbn FILE")
     try:
         hand = Hand.from_pbn(args.hand)
         auction = Auction.parse(args.auction or "", dealer=args.dealer.upper())
@@ -245,7 +526,14 @@ def cmd_bid(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
-    r = Bidder(load_system()).bid(hand, auction)
+    system = _load_system(args, {"status": "error", "calls": []})
+    if system is None:
+        return 2
+    try:
+        system = configured(system, args)
+    except ValueError as e:
+        return _fail(str(e))
+    r = Bidder(system, we=args.we).bid(hand, auction)
     if args.json:
         print(json.dumps({**r.as_json(), "hand": hand.pbn(), "auction": str(auction), "dealer": auction.dealer}))
         return 0
@@ -264,6 +552,7 @@ def cmd_bid(args) -> int:
 
 
 def cmd_verify_relays(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
     def fail(kind: str, message: str, position=None) -> int:
@@ -277,8 +566,11 @@ def cmd_verify_relays(args) -> int:
         starts = [str(Auction.parse(s)) for s in args.start]
     except AuctionError as e:
         return fail(e.kind, str(e), e.position)
+    system = _load_system(args, {"trees": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     trees = v.relay_trees(starts or None)
     prog.done()
     if args.start and not trees:
@@ -304,22 +596,28 @@ def _finding_lines(kind: str, items) -> list[str]:
     for f in items:
         extra = f" (settled by {f.settled_by})" if getattr(f, "settled_by", None) else ""
         where = f.auction or "(opening)"
-        calls = " / ".join(f.calls) if kind == "overlap" else "none of " + " ".join(f.calls)
+        calls = (" / ".join(f.calls) if kind == "overlap" else "taken by " + " ".join(f.calls)
+                 if kind == "settled gap" else "none of " + " ".join(f.calls))
         out.append(f"  {kind} at {where}: {calls}{extra}\n      e.g. {f.hand}; patterns {' '.join(f.patterns[:6])}"
                    f"{' ...' if len(f.patterns) > 6 else ''}; {f.hands:,} hands {f.note}")
     return out
 
 
 def cmd_check_system(args) -> int:
+    from .infer import Inferencer
     from .verify import Verifier
 
+    system = _load_system(args, {"nodes": 0, "gaps": [], "overlaps": []})
+    if system is None:
+        return 2
     prog = Progress(args.progress)
-    v = Verifier(progress=prog.say)
+    v = Verifier(Inferencer(system), progress=prog.say)
     r = v.check_system()
     prog.done()
     if args.json:
         print(json.dumps({"nodes": r["nodes"], "gaps": [g.as_json() for g in r["gaps"]],
-                          "overlaps": [o.as_json() for o in r["overlaps"]]}))
+                          "overlaps": [o.as_json() for o in r["overlaps"]],
+                          "settled": [g.as_json() for g in r.get("settled", [])]}))
         return 0
     real = [o for o in r["overlaps"] if not o.unconstrained]
     loose = [o for o in r["overlaps"] if o.unconstrained]
@@ -327,6 +625,9 @@ def cmd_check_system(args) -> int:
           f"state something, {len(loose)} more with a call that states nothing about the hand")
     print("\n".join(_finding_lines("gap", r["gaps"])))
     print("\n".join(_finding_lines("overlap", real)))
+    if r.get("settled"):
+        print(f"{len(r['settled'])} gaps of the notes' words that the files settle with an 'unless' clause:")
+        print("\n".join(_finding_lines("settled gap", r["settled"])))
     if loose and args.all:
         print("\n".join(_finding_lines("overlap", loose)))
     elif loose:
@@ -337,14 +638,18 @@ def cmd_check_system(args) -> int:
 def cmd_selfcheck(args) -> int:
     import time
 
+    from .infer import Inferencer
     from .selfcheck import default_workers, run
 
+    system = _load_system(args, {"deals": 0})
+    if system is None:
+        return 2
     workers = args.workers or default_workers()
     prog = Progress(args.progress)
     t = time.monotonic()
     try:
-        r = run(args.deals, args.seed, progress=prog.step, workers=workers, engine=args.engine,
-                scheduler=args.scheduler)
+        r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, workers=workers,
+                engine=args.engine, scheduler=args.scheduler)
     except RuntimeError as e:  # the optional engine is not installed
         if args.json:
             print(json.dumps({"error": {"kind": "usage", "message": str(e), "position": None}}))
@@ -404,6 +709,135 @@ def _count(text: str) -> int:
     return n
 
 
+DIFF_DESCRIPTION = """\
+Compare two system folders call by call: the calls added or removed, and for every call
+whose constraint changed, in each chair where it did, what changed for the hands that make
+it at that point (its constraint and the caller's earlier calls, as 'infer' reads them):
+the HCP and suit-length ranges before and after, the patterns gained and lost, the exact
+number of hands gained and lost, and a typical hand of each.  A constraint written
+differently that the same hands satisfy is reported as rewritten, a change of words only
+as reworded.  Exit status as diff: 0 if every call is made with the same hands, 1 if not,
+2 on an error."""
+
+
+def cmd_diff_system(args) -> int:
+    from .diffsys import diff_systems, render_text
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, SystemSource, choose, error_json, load
+
+    def fail(message: str, e: Exception | None = None) -> int:
+        if args.json:
+            err = error_json(e) if e is not None else {"kind": "usage", "message": message, "path": None, "line": None}
+            print(json.dumps({"error": err}))
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return 2
+
+    if len(args.folders) > 2:
+        return fail("diff-system takes two system folders, OLD and NEW (or one, NEW, against the system in use)")
+    if len(args.folders) == 2 and args.system is not None:
+        return fail("give OLD and NEW, or --system OLD and NEW, not both")
+    if len(args.folders) == 2:
+        sources = [choose(f, environ={}, origin="argument") for f in args.folders]
+    else:
+        sources = [choose(args.system), choose(args.folders[0], environ={}, origin="argument")]
+    systems = []
+    for src in sources:
+        try:
+            systems.append(load(src) if src.directory is not None else load(SystemSource(None)))
+        except (SystemDirError, SystemFileError) as e:
+            return fail(f"cannot read the system: {e}", e)
+    prog = Progress(args.progress)
+    d = diff_systems(systems[0], systems[1], sources[0].describe(), sources[1].describe(), progress=prog.say,
+                     example_seconds=args.seconds)
+    prog.done()
+    print(json.dumps(d.as_json()) if args.json else render_text(d))
+    return 0 if d.same else 1
+
+
+EXPLAIN_EPILOG = f"""\
+examples:
+  canary-infer explain "{EXAMPLE}"
+  canary-infer explain "2S P 2N P 3C" --hand S:AKQ.AKJT4.K.AKT7   an auction your hand makes impossible
+  canary-infer explain "1S" --json
+
+For each call: its meaning, what it says about the hand in plain words, the notes' line
+([A123] = line 123 of the Canary Club notes), whether a vague word was interpreted, and how
+the caller's HCP, suit lengths and patterns narrow.  Where no hand fits a seat, the calls
+that contradict each other are named."""
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain, render
+    from .infer import Inferencer
+
+    text = " ".join(args.auction)
+    dealer = args.dealer.upper()
+    try:
+        known = _parse_known(args.hand)
+        auction = Auction.parse(text, dealer=dealer)
+    except AuctionError as e:
+        if args.json:
+            print(json.dumps({**_error_json(e.kind, str(e), e.position, split_calls(text), dealer), "steps": []}))
+        else:
+            print(f"error ({e.kind}): {e}", file=sys.stderr)
+        return 2
+    except CardError as e:
+        if args.json:
+            print(json.dumps({**_error_json("hand", str(e), None, split_calls(text), dealer), "steps": []}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    system = _load_system(args, {**_error_json("system", "", None, split_calls(text), dealer), "steps": []})
+    if system is None:
+        return 2
+    ex = explain(Inferencer(system), auction, known)
+    print(json.dumps(ex) if args.json else render(ex))
+    return 0
+
+
+def load_system_dir(folder: str | None):
+    """The system from ``--system DIR``, else ``$CANARY_SYSTEM``, else the built-in files.
+
+    :raises _FileProblem: for a missing folder, one without system files, or a bad file."""
+    from .system import SystemFileError
+    from .systemdir import SystemDirError, choose, load
+
+    try:
+        return load(choose(folder))
+    except (SystemDirError, SystemFileError) as e:
+        raise _FileProblem(f"cannot read the system: {e}") from None
+
+
+def cmd_export_system(args) -> int:
+    from .export import export
+
+    try:
+        system = load_system_dir(args.system)
+    except _FileProblem as e:
+        return _fail(str(e))
+    text = export(system, args.format)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_serve(args) -> int:
+    try:
+        system = load_system_dir(args.system)
+    except _FileProblem as e:
+        return _fail(str(e))
+    from .web import create_app
+
+    app = create_app(system, deals=args.deals)
+    print(f"Canary Club explorer on http://{args.host}:{args.port}/  (Ctrl-C stops it)", file=sys.stderr)
+    app.run(host=args.host, port=args.port, debug=False, use_reloader=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -418,20 +852,73 @@ def build_parser() -> argparse.ArgumentParser:
                     help="who made the first call (default N; a PBN auction's tag names it)")
     pi.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
     pi.add_argument("--json", action="store_true", help="machine-readable output (see the README's contract)")
+    add_play_options(pi)
+    pi.add_argument("--pbn", metavar="FILE", help="infer every board of a PBN file; each actual hand is checked")
+    pi.add_argument("--lin", metavar="FILE", help="the same for a LIN file (BBO)")
+    pi.add_argument("-o", "--output", metavar="OUT",
+                    help="with --pbn/--lin: write the boards with each call's meaning as a note (.lin: LIN)")
+    pi.add_argument("--to", choices=["pbn", "lin", "handviewer"],
+                    help="print the AUCTION as PBN or LIN with each call's meaning, or as a BBO handviewer link")
+    _add_system_option(pi)
     pi.set_defaults(func=cmd_infer)
+
+    pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
+                        description="Explain an auction call by call, from the system files.",
+                        epilog=EXPLAIN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pe.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
+    pe.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pe.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
+    pe.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_system_option(pe)
+    pe.set_defaults(func=cmd_explain)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
                         description="The call the system makes with this hand at this point: ok (one call fits), "
                                     "several (all that fit, with why), none, or undefined.",
                         epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
                                '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json',
+                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
+                               '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
                         formatter_class=argparse.RawDescriptionHelpFormatter)
-    pb.add_argument("hand", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
+    pb.add_argument("hand", nargs="?", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
     pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
     pb.add_argument("--json", action="store_true")
+    add_play_options(pb)
+    pb.add_argument("--pbn", metavar="FILE", help="bid every board of a PBN file (all four hands) and write it "
+                                                  "back with each board's auction and the calls' meanings")
+    pb.add_argument("--lin", metavar="FILE", help="the same for a LIN file")
+    pb.add_argument("-o", "--output", metavar="OUT", help="with --pbn/--lin: where to write (default standard "
+                                                          "output; the report then goes to standard error)")
+    pb.add_argument("--handviewer", action="store_true", help="with --pbn/--lin: a BBO handviewer link per board")
+    pb.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
+
+    px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
+                        description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
+                                    "full disclosure) or a BBOalert table; each call with its meaning, its "
+                                    "constraints in words and its source in the notes.",
+                        epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
+                               "  canary-infer export-system --format bboalert --system my-system/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
+    _add_system_option(px)
+    px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    px.set_defaults(func=cmd_export_system)
+
+    pw = sub.add_parser("serve", help="a local web page to explore the system and its inferences",
+                        description="Start a local web page: a bidding box with the legal calls, the system's "
+                                    "next calls with their meanings, each seat's picture (ranges, patterns with "
+                                    "probability bars, an HCP histogram), your own hand, example deals with BBO "
+                                    "handviewer links. The position is in the page's address, to share it.",
+                        epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pw.add_argument("--port", type=int, default=8000, help="default 8000")
+    pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    _add_system_option(pw)
+    pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
+    pw.set_defaults(func=cmd_serve)
 
     pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
                         description="Walk every relay tree in the system files. At each relay, prove that the "
@@ -444,6 +931,7 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("start", nargs="*", help='where a tree starts, e.g. "2S P 2N" (default: every tree)')
     pv.add_argument("--json", action="store_true")
     pv.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pv)
     pv.set_defaults(func=cmd_verify_relays)
 
     pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
@@ -455,6 +943,7 @@ def build_parser() -> argparse.ArgumentParser:
     pc.add_argument("--json", action="store_true")
     pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
     pc.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(pc)
     pc.set_defaults(func=cmd_check_system)
 
     ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
@@ -481,7 +970,29 @@ def build_parser() -> argparse.ArgumentParser:
                          "of --workers processes)")
     ps.add_argument("--json", action="store_true")
     ps.add_argument("--progress", action="store_true", default=None)
+    _add_system_option(ps)
     ps.set_defaults(func=cmd_selfcheck)
+
+    pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
+                        usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
+                              "[OLD] NEW",
+                        description=DIFF_DESCRIPTION,
+                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.system as s; "
+                               "print(s.builtin_dir())')\" mine\n"
+                               "  canary-infer diff-system builtin mine       what my edits change\n"
+                               "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
+                               "or the built-in system\n"
+                               "  canary-infer diff-system old new --json",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pd.add_argument("folders", nargs="+", metavar="[OLD] NEW",
+                    help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
+                         "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
+    pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
+    pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
+                    help="time limit for finding each example hand (default 5)")
+    pd.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pd)
+    pd.set_defaults(func=cmd_diff_system)
     return p
 
 
@@ -522,7 +1033,7 @@ def _main(argv=None) -> int:
         else:
             print(f"error: {problem}", file=sys.stderr)
         return 2
-    return args.func(args)
+    return args.func(args)  # a closed pipe and Ctrl-C are handled by main()
 
 
 def _environment_problem() -> str | None:

@@ -99,6 +99,7 @@ class Inference:
     auction: Auction
     calls: list[CallReading]
     hands: dict[str, SeatInference] = field(default_factory=dict)
+    trump: str | None = None  # the suit agreed at the end of the auction
 
     def as_json(self) -> dict:
         return {
@@ -106,8 +107,15 @@ class Inference:
             "dealer": self.auction.dealer,
             "calls": [c.as_json() for c in self.calls],
             "hands": {s: self.hands[s].as_json() for s in SEATS},
+            "trump": self.trump,
             "error": None,
         }
+
+    def _repr_html_(self) -> str:
+        """The calls and each seat's picture with suit symbols, for Jupyter."""
+        from .notebook import inference_html
+
+        return inference_html(self)
 
 
 def _pattern(p) -> str:
@@ -333,7 +341,7 @@ class Inferencer:
 
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
         calls = self.read(auction)
-        inf = Inference(auction, calls)
+        inf = Inference(auction, calls, trump=self.trump(calls))
         avail = Available.excluding(known[1]) if known else Available()
         for seat in SEATS:
             if known and known[0] == seat:

@@ -38,6 +38,7 @@ from .expr import (
     SUIT_NAMES,
     SUIT_SETS,
     TRUE,
+    And,
     Builder,
     ConstraintError,
     Definition,
@@ -59,6 +60,7 @@ file        := { line }
 line        := indent ( define | block | schedule | option | tree | step | delete | call | attribute ) [ comment ]
 define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
 block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
+apply       := "apply" NAME "(" "trump" ")" "where" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
 schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
 step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
 delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
@@ -74,7 +76,7 @@ SET         := SETITEM { ( "," | "-" ) SETITEM }    (D, H, S   majors - M   new)
 SETITEM     := "S" | "H" | "D" | "C" | VAR | "suits" | "majors" | "minors" | "new" | "unbid"
                | "ours" | "theirs"
 GUARD       := TEST { "and" TEST }
-TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] "passed"
+TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] "passed" | [ "not" ] "below game"
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
 FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing"
                | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
@@ -266,6 +268,8 @@ class Test:
             return f"chair {self.lo}" if self.lo == self.hi else f"chair {self.lo}..{self.hi}"
         if self.kind == "trump":
             return f"{n}trump agreed"
+        if self.kind == "below-game":
+            return f"{n}below game"
         return f"{n}{self.kind}"
 
 
@@ -285,6 +289,8 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
             t = Test("relays", neg=m.group(1) == "off")
         elif m := re.fullmatch(r"option\s+(\w+)", body):
             t = Test("option", m.group(1), neg=neg)
+        elif body == "below game":
+            t = Test("below-game", neg=neg)
         elif body in ("trump", "trump agreed"):
             t = Test("trump", neg=neg)
         elif m := re.fullmatch(r"([A-Za-z])\s*(==|!=)\s*([SHDC])", body):
@@ -299,7 +305,7 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
     return tuple(tests)
 
 
-GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "passed", "relays", "option", "trump")
+GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "passed", "relays", "option", "trump", "below-game")
 RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option")
 
 
@@ -709,8 +715,9 @@ class CallNode:
         for r in self.rules:
             if not r.applies(ctx, None if "chair" in ctx else self):
                 continue
-            if r.kind == "formula":
-                parts.append(r.formula if settled else r.strict)
+            if r.kind == "formula":  # line by line, and a line's 'and' item by item ('replaces' drops items)
+                f = r.formula if settled else r.strict
+                parts.extend(f.items if isinstance(f, And) else [f])
             elif r.kind == "denies":
                 denied = []
                 for a in r.args:
@@ -789,6 +796,7 @@ class System:
         self.definition_info: dict[str, DefinitionInfo] = {}
         self.schedules: dict[str, Schedule] = {}
         self.blocks: dict[str, Block] = {}
+        self.applies: list[tuple[str, str | None, int, str]] = []  # block, tree (None: both), line, path
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
@@ -808,7 +816,8 @@ class System:
                      [(n, t) for n, t, _ in v.delete]) for k, v in
                  self.schedules.items()},
                 dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
-                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()})
+                {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()},
+                [(b, t) for b, t, _, _ in self.applies])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -925,6 +934,8 @@ class System:
                 ok = (t.arg in self.options_on) != t.neg
             elif t.kind == "trump":
                 ok = (node.trump is not None) != t.neg
+            elif t.kind == "below-game":
+                continue  # a test of the call itself: see _call_guard
             else:
                 raise AssertionError(t.kind)
             if not ok:
@@ -979,6 +990,11 @@ class System:
                 benv = dict(p.env)
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
+        if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump:
+            for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
+                if tree is None or tree == node.tree:
+                    blk = self.blocks[name]
+                    out.append((9, blk.body.children, {blk.params[0]: node.trump}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -992,19 +1008,20 @@ class System:
 
     def _same_as_target(self, p: _Part, node: CallNode, seen) -> CallNode:
         if id(p.rule) in seen:
-            raise SystemFileError(p.rule.path, p.rule.line, "'same as' goes round in a circle")
+            raise SystemFileError(p.rule.path, getattr(p.rule, "same_as_line", p.rule.line),
+                                  "'same as' goes round in a circle")
         target = self.root(node.tree, node.lead)
         for pat in p.rule.same_as:
             call = self.resolve_one(pat, p.env, target)
             if call is None or call not in target.children:
-                raise SystemFileError(p.rule.path, p.rule.line,
+                raise SystemFileError(p.rule.path, getattr(p.rule, "same_as_line", p.rule.line),
                                       f"'same as {' '.join(map(str, p.rule.same_as))}': no call {pat} after "
                                       f"{' '.join(target.auction()) or 'the start'}")
             target = target.children[call]
         n = node
         while n is not None:
             if n is target:
-                raise SystemFileError(p.rule.path, p.rule.line,
+                raise SystemFileError(p.rule.path, getattr(p.rule, "same_as_line", p.rule.line),
                                       "'same as' cannot refer to the call itself or to a call above it")
             n = n.parent
         return target
@@ -1046,9 +1063,10 @@ class System:
                     else:
                         calls = self.resolve(r.pattern, benv, node)
                     for c in calls:
-                        cands.setdefault(c, []).append((rank, r, benv))
+                        if _call_guard(r.guard, c):
+                            cands.setdefault(c, []).append((rank, r, benv))
         out: dict[str, CallNode] = {}
-        for call in cands:
+        for call in sorted(cands, key=_call_order):
             chosen = self._choose(call, cands[call], node)
             if not chosen:
                 continue
@@ -1118,6 +1136,17 @@ class System:
             e = dict(env)
             e.update(combo)
             yield e
+
+
+def _call_guard(tests, call: str) -> bool:
+    """Tests of the call a pattern resolved to: 'below game' (below 3N, 4H/4S, 5C/5D)."""
+    for t in tests:
+        if t.kind == "below-game":
+            c = Call.parse(call.strip("()"))
+            below = c.rank is not None and c.level < {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}[c.strain]
+            if below == t.neg:
+                return False
+    return True
 
 
 def _says_something(r: RuleNode) -> bool:
@@ -1224,6 +1253,7 @@ def _strip_comment(line: str) -> str:
 class _Loader:
     def __init__(self):
         self.system = System()
+        self.texts: list[str] = []
 
     def fail(self, path, line, reason):
         raise SystemFileError(path, line, reason)
@@ -1231,6 +1261,7 @@ class _Loader:
     # ------------------------------------------------------------------ lines
     def load_text(self, text: str, path: str) -> None:
         self.system.files.append(path)
+        self.texts.append(text)
         # (indent, kind, object) ; kind: tree | call | schedule | step | define
         stack: list[tuple[int, str, object]] = []
         for no, raw in enumerate(text.splitlines(), 1):
@@ -1288,6 +1319,13 @@ class _Loader:
             return "schedule", self._schedule(body, path, no)
         if body.startswith("block "):
             return "tree", [self._block(body, path, no)]
+        if body.startswith("apply "):
+            m = re.match(r"^apply\s+(\w+)\s*\(\s*trump\s*\)\s+where\s+trump\s+agreed(?:\s+in\s+(opening|defence))?\s*$",
+                         body)
+            if not m:
+                self.fail(path, no, "expected 'apply BLOCK(trump) where trump agreed [in opening|defence]'")
+            self.system.applies.append((m.group(1), m.group(2), no, path))
+            return "option", None
         if body.startswith("tree "):
             return "tree", [self._tree(body, path, no)]
         if body.startswith("option "):
@@ -1450,11 +1488,14 @@ class _Loader:
     def _call(self, parent: RuleNode, body, path, no) -> RuleNode:
         m = _PATTERN_TOKEN.match(body)
         tok = m.group(1)
+        rest = body[len(tok):]
+        inner = re.fullmatch(r"\(\s*(\S+)\s+((?:for|if)\s.*)\)", tok)
+        if inner:  # (*e for e in suits): the clauses may stand inside the parentheses too
+            tok, rest = f"({inner.group(1)})", " " + inner.group(2) + rest
         try:
             pat = Pattern.parse(tok)
         except (ValueError, AuctionError) as e:
             self.fail(path, no, f"'{tok}' is not a call: {e}")
-        rest = body[len(tok):]
         node = RuleNode(pat, line=no, path=path)
         # for / if clauses come before the meaning; flags after it
         q = min([i for i in (rest.find('"'), rest.find("[")) if i >= 0], default=len(rest))
@@ -1580,6 +1621,7 @@ class _Loader:
             if node.same_as is not None:
                 self.fail(path, no, "a call has one 'same as'")
             node.same_as = tuple(pats)
+            node.same_as_line = no
             return
         if body.startswith("answers"):
             m = _ANSWERS.match(body)
@@ -1677,7 +1719,21 @@ class _Loader:
         for blk in s.blocks.values():
             for c in blk.body.children:
                 self._check_static(c, set(blk.params) | {"trump"}, None)
-        _check_tree(s)
+        for name, _tree, line, path in s.applies:
+            blk = s.blocks.get(name)
+            if blk is None:
+                self.fail(path, line, f"no block named '{name}'")
+            if len(blk.params) != 1:
+                self.fail(path, line, f"'{name}' must take one suit, the trump suit")
+        stamp = _checked_stamp(self.texts)
+        if stamp is None or not stamp.exists():
+            _check_tree(s)
+            if stamp is not None:
+                try:
+                    stamp.parent.mkdir(parents=True, exist_ok=True)
+                    stamp.touch()
+                except OSError:
+                    pass
         return s
 
     def _check_static(self, node: RuleNode, scope: set[str], tree: str | None, schedule=None):
@@ -1780,6 +1836,22 @@ def _numeric_fill(text: str, var: str, k: int) -> str:
 LOAD_CHECK_LIMIT = 200_000
 
 
+def _checked_stamp(texts: list[str]) -> Path | None:
+    """Where the walk of every tree is remembered for these exact files (and this loader), so that
+    it runs once per edit; None when the disk cache is off (``CANARY_INFER_CACHE=off``)."""
+    import hashlib
+    import os
+
+    where = os.environ.get("CANARY_INFER_CACHE", "").strip()
+    if where.lower() in ("off", "0", "no", "false", "none", "disabled"):
+        return None
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    for t in texts:
+        h.update(b"\0" + t.encode("utf-8"))
+    base = Path(where).expanduser() if where else Path.home() / ".cache" / "canary-infer"
+    return base / "systems" / f"checked-{h.hexdigest()[:32]}"
+
+
 def _check_tree(s: System) -> None:
     """Walk every tree once (with no passes first and with two, where passed hands differ): clashes,
     ``same as`` targets, schedule steps above 7N, patterns that never match."""
@@ -1813,12 +1885,16 @@ def _check_tree(s: System) -> None:
 
 
 def builtin_dir():
-    """The built-in system files: installed as the package ``canary_infer.constraints``, or
-    ``constraints/`` beside the package when running from a source checkout."""
+    """The built-in system files: ``constraints/`` beside the package when running from a source
+    checkout (so a checkout always reads its own files, whatever copy is installed), else the
+    installed package ``canary_infer.constraints``."""
+    here = Path(__file__).resolve().parent.parent / "constraints"
+    if (here / "README.md").exists() and any(here.glob("*.canary")):
+        return here
     try:
         return resources.files("canary_infer.constraints")
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "constraints"
+        return here
 
 
 def _read(p, shown: str) -> str:
@@ -1887,12 +1963,7 @@ def format_system(system: System) -> str:
     if system.options:
         out.append("")
     for sch in system.schedules.values():
-        head = f"schedule {sch.name}({', '.join(sch.params)})"
-        if sch.meaning:
-            head += f"  {_quote(sch.meaning)}"
-        if sch.source:
-            head += f"  [{sch.source}]"
-        out.append(head)
+        out.append(_head("schedule", sch))
         for st in sch.steps:
             line = f"  step {st.step}  {_quote(st.meaning)}"
             if st.source:
@@ -1905,19 +1976,28 @@ def format_system(system: System) -> str:
             out.append(f"  delete steps {', '.join(map(str, nums))} if impossible: {text}")
         out.append("")
     for blk in system.blocks.values():
-        head = f"block {blk.name}({', '.join(blk.params)})"
-        if blk.meaning:
-            head += f"  {_quote(blk.meaning)}"
-        if blk.source:
-            head += f"  [{blk.source}]"
-        out.append(head)
+        out.append(_head("block", blk))
         _print_body(blk.body, 2, out)
+        out.append("")
+    for name, tree, _, _ in system.applies:
+        out.append(f"apply {name}(trump) where trump agreed" + (f" in {tree}" if tree else ""))
+    if system.applies:
         out.append("")
     for name, tree in system.trees.items():
         out.append(f"tree {name}")
         _print_body(tree, 2, out)
         out.append("")
     return "\n".join(out)
+
+
+def _head(word: str, x) -> str:
+    """``schedule NAME(params)  "meaning"  [source]`` (or ``block ...``)."""
+    head = f"{word} {x.name}({', '.join(x.params)})"
+    if x.meaning:
+        head += f"  {_quote(x.meaning)}"
+    if x.source:
+        head += f"  [{x.source}]"
+    return head
 
 
 def _print_body(r: RuleNode, indent: int, out: list[str], skip_first_rule: bool = False) -> None:

@@ -1,7 +1,8 @@
 """Proofs about the system: relays resolve shape, no hand falls between two calls or fits two.
 
 Every check is exact (the DP engine decides it on all hands at once); each gap or overlap
-comes with a concrete hand from the card-level CP-SAT model as a witness.
+comes with a concrete hand from the card-level CP-SAT model as a witness: a typical one, of
+the region's most frequent pattern and its median HCP count.
 
 * :func:`verify_relays` walks every relay tree: at each relay the describer's answers must
   cover every hand that reaches it (a *gap* is a hand that fits none) and no hand may fit two
@@ -19,11 +20,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .auction import Auction
-from .cpsat import HandModel
 from .engine import Result, solve
 from .expr import TRUE, Node, conj, disj, negate
 from .infer import Inferencer
 from .system import CallNode
+from .witness import typical_hand
 
 Progress = Callable[[str], None]
 
@@ -156,21 +157,15 @@ class Verifier:
         return hit
 
     def witness(self, formula: Node, result: Result) -> str | None:
-        """A concrete hand (PBN) satisfying the formula, from CP-SAT, guided by a pattern (once per formula)."""
+        """A typical hand (PBN) satisfying the formula: of the region's most frequent pattern and
+        with the median HCP count of the region's hands of that pattern (see
+        :func:`canary_infer.witness.typical_hand`), found by CP-SAT; once per formula."""
         if not result.patterns:
             return None
         if formula not in self._witnesses:
-            self._witnesses[formula] = self._witness(formula, result)
+            h = typical_hand(formula, result, time_limit=self.witness_seconds)
+            self._witnesses[formula] = h.pbn() if h is not None else None
         return self._witnesses[formula]
-
-    def _witness(self, formula: Node, result: Result) -> str | None:
-        m = HandModel()
-        lit = m.add(formula)
-        for p, _ in sorted(result.patterns.items(), key=lambda kv: -kv[1])[:3]:
-            h = m.example([lit], pattern=p, time_limit=self.witness_seconds)
-            if h is not None:
-                return h.pbn()
-        return None
 
     def _finding(self, kind, auction, calls, formula, res, **kw) -> Finding:
         pats = [_pat(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1])]
@@ -283,7 +278,9 @@ class Verifier:
             g, o, _, _ = self.check_point(n, cover=cover)
             gaps += g
             overlaps += o
-        return {"nodes": nodes, "gaps": gaps, "overlaps": overlaps}
+        settled = [g for g in gaps if g.settled_by]
+        return {"nodes": nodes, "gaps": [g for g in gaps if not g.settled_by], "overlaps": overlaps,
+                "settled": settled}
 
 
 def _same(a: str, b: str) -> bool:

@@ -4,6 +4,8 @@ import pytest
 
 # The tests compute everything afresh: no results from an earlier run's disk cache.
 os.environ["CANARY_INFER_CACHE"] = "off"
+# ... and read the built-in system unless a test says otherwise, whatever the developer's shell says.
+os.environ.pop("CANARY_SYSTEM", None)
 
 from canary_infer.infer import Inferencer
 from canary_infer.system import load_system

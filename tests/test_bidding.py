@@ -24,7 +24,8 @@ from canary_infer.selfcheck import run as selfcheck
 from canary_infer.system import builtin_dir, load_system
 
 ONE_NT = "KJ2.QJ3.KJ32.A32"  # 3-3-4-3, 14 HCP: 1N only
-ONE_S_OR_2S = "AQJ83.2.K4.QT932"  # 5-1-2-5, 13 HCP: 1S and 2S both fit [A32, A36]
+ONE_S_OR_2S = "AQJ83.2.K4.QT932"  # 5-1-2-5, 12 HCP: 1S and 2S both state it; the hand-type table gives it 2S [A54]
+ONE_D_OR_2C = "43.2.KJ32.AQJ832"  # 2-1-4-6, 11 HCP, 6 losers: '6 4 min 1D or 2C' [A610]
 LIGHT_MAJORS = "QJ432.QJ32.Q32.K"  # 5-4-3-1, 11 HCP, 7½ losers: no opening values; 1H in 3rd/4th chair
 FIVE_FOUR_VOID = "KQ876.AK87..8765"  # 5-4-0-4, 12 HCP, 5 losers: 2S (and 2D)
 FIVE_THREE_ONE_FOUR = "KQ876.AK8.8.8765"  # 5-3-1-4, 12 HCP, 5 losers: 2S
@@ -54,19 +55,29 @@ def test_exactly_one_call_fits(bidder):
     assert [c.call for c in r.candidates if c.fits] == ["1N"]
 
 
-def test_several_calls_fit_and_each_says_why(bidder, system):
+def test_a_major_with_secondary_clubs_and_5_or_6_losers_is_2m_not_1m(bidder, system):
+    """The hand-type table assigns it to 2H/2S [A54]: the priority line makes 1S deny 2S."""
     r = bid(bidder, ONE_S_OR_2S)
-    assert (r.status, r.calls) == ("several", ["1S", "2S"])
-    why = r.as_json()["why"]
-    assert [w["call"] for w in why] == ["1S", "2S"]
+    assert (r.status, r.calls) == ("ok", ["2S"])
     hand = Hand.from_pbn(ONE_S_OR_2S)
+    one_spade = system.root("opening").children["1S"]
+    assert evaluate(one_spade.constraint({"chair": 1}, priorities=False), hand)  # 1S's own words fit
+    assert not evaluate(one_spade.constraint({"chair": 1}), hand)
+
+
+def test_several_calls_fit_and_each_says_why(bidder, system):
+    r = bid(bidder, ONE_D_OR_2C)
+    assert (r.status, r.calls) == ("several", ["1D", "2C"])
+    why = r.as_json()["why"]
+    assert [w["call"] for w in why] == ["1D", "2C"]
+    hand = Hand.from_pbn(ONE_D_OR_2C)
     for w in why:
         assert w["fits"] is True and w["meaning"] and w["source"]
         assert evaluate(parse(w["constraint"], system.definitions), hand), w
     considered = {c["call"]: c for c in r.as_json()["considered"]}
     assert set(considered) == set(system.root("opening").children)
     for call, c in considered.items():
-        assert c["fits"] == (call in ("1S", "2S"))
+        assert c["fits"] == (call in ("1D", "2C"))
         if c["constraint"]:  # the text given is the constraint that decided
             assert evaluate(parse(c["constraint"], system.definitions), hand) == c["fits"], call
 
@@ -228,11 +239,11 @@ def test_cli_bid_one_heart(cli):
 
 
 def test_cli_bid_several_lists_every_call_with_why(cli, system):
-    status, obj = bid_json(cli, ONE_S_OR_2S)
-    assert status == 0 and obj["status"] == "several" and obj["calls"] == ["1S", "2S"]
+    status, obj = bid_json(cli, ONE_D_OR_2C)
+    assert status == 0 and obj["status"] == "several" and obj["calls"] == ["1D", "2C"]
     assert [w["call"] for w in obj["why"]] == obj["calls"]
     for w in obj["why"]:
-        assert w["constraint"] and evaluate(parse(w["constraint"], system.definitions), Hand.from_pbn(ONE_S_OR_2S))
+        assert w["constraint"] and evaluate(parse(w["constraint"], system.definitions), Hand.from_pbn(ONE_D_OR_2C))
 
 
 def test_cli_bid_none(cli):
@@ -265,9 +276,9 @@ def test_cli_bid_errors(cli, argv, kind):
 
 
 def test_cli_bid_text(cli):
-    status, out, _ = cli("bid", ONE_S_OR_2S)
+    status, out, _ = cli("bid", ONE_D_OR_2C)
     assert status == 0
-    assert "could bid any of: 1S 2S" in out
+    assert "could bid any of: 1D 2C" in out
     assert sum(line.lstrip().startswith("fits") for line in out.splitlines()) == 2
     status, out, _ = cli("bid", ONE_NT)
     assert "bids: 1N" in out
@@ -331,7 +342,7 @@ def test_selfcheck_with_a_gap_and_overlaps_reports_none_and_several(tmp_path):
 
 
 def test_same_seed_same_result_and_the_cli_agrees(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
     assert main(["selfcheck", "--deals", "60", "--seed", "5", "--json"]) == 0
     out, _ = capsys.readouterr()
     first = json.loads(out)
@@ -375,7 +386,7 @@ def test_a_stricter_inference_than_bidding_gives_violations(strict_inferencer, s
 
 
 def test_the_cli_exits_1_on_violations(strict_inferencer, system, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: strict_inferencer)
+    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: strict_inferencer)
     monkeypatch.setattr("canary_infer.selfcheck.Bidder", lambda _system: Bidder(system))
     assert main(["selfcheck", "--deals", "150", "--seed", "5", "--json"]) == 1
     obj = json.loads(capsys.readouterr()[0])

@@ -16,7 +16,7 @@ from canary_infer.cli import INFER_EPILOG, main
 SEATS = "NESW"
 CALL = re.compile(r"^(?:[1-7][CDHSN]|P|X|XX)$")
 PATTERN = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})-(\d{1,2})$")
-CONTRACT = {"auction", "dealer", "calls", "hands", "error"}
+CONTRACT = {"auction", "dealer", "calls", "hands", "trump", "error"}
 KNOWN = "S:KQ2.A87.QJ54.962"  # 12 HCP, 3-3-4-3
 POWERHOUSE = "S:AKQJT.AKQ.AKQ.AK"  # 35 HCP: the other three share 5
 
@@ -314,9 +314,20 @@ def test_help_example_names_the_seat_that_passed_first():
 
 
 # --------------------------------------------------------------------------- entry points
+def checkout_env() -> dict:
+    """The environment for a subprocess that must run this checkout's code, even where another
+    copy of the package is installed (in CI the installed copy is this checkout)."""
+    import os
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {k: v for k, v in os.environ.items() if k != "CANARY_SYSTEM"}
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
 def test_python_dash_m(tmp_path):
     r = subprocess.run([sys.executable, "-m", "canary_infer", "infer", "--json", "2S P 2N P 3C"],
-                       capture_output=True, text=True, timeout=120, cwd=tmp_path)
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path, env=checkout_env())
     assert r.returncode == 0, r.stderr
     obj = check_contract(json.loads(r.stdout))
     assert set(obj["hands"]["N"]["patterns"]) == {"5-3-1-4", "5-4-0-4", "5-3-0-5", "6-3-0-4"}
@@ -326,7 +337,7 @@ def test_console_script_in_batch_mode(tmp_path):
     script = Path(sys.executable).parent / "canary-infer"
     assert script.exists(), "the canary-infer console script is not installed beside the interpreter"
     r = subprocess.run([str(script), "infer", "--json"], input="2S P 2N P 3C\n1S 1D\n",
-                       capture_output=True, text=True, timeout=120, cwd=tmp_path)
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path, env=checkout_env())
     assert r.returncode == 0, r.stderr
     first, second = (json.loads(x) for x in r.stdout.splitlines())
     assert check_contract(first)["auction"] == ["2S", "P", "2N", "P", "3C"]

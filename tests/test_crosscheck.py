@@ -148,7 +148,7 @@ def hand_of(p) -> Hand:
     "shape 4441 | 5440 and not D == 0",
     "not (H <= 1 and D >= 3) -> S - C >= 2",
     "balanced or semi_balanced",
-    "canape_1H and H >= 4",
+    "(S >= 4 -> S >= 5 and S >= H) and (D >= 5 -> D > H) and H >= 4",
 ])
 def test_translator_agrees_with_evaluate_on_length_only_formulas(system, text):
     f = parse(text, system.definitions)

@@ -55,11 +55,12 @@ def trees(verifier):
 
 @pytest.fixture
 def run(inferencer, monkeypatch, capsys):
-    """``canary-infer ARGS`` in-process, the verifier built on a given (default: the session's)
-    inferencer; -> (status, stdout, stderr)."""
+    """``canary-infer ARGS`` in-process (on the built-in system, with the session's inferencer);
+    -> (status, stdout, stderr)."""
 
-    def _run(*argv, inf=None):
-        monkeypatch.setattr("canary_infer.verify.Inferencer", lambda *a, **k: inf or inferencer)
+    def _run(*argv):
+        if "--system" not in argv:  # the built-in system: reuse the session's inferencer and its cache
+            monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
         status = main(list(argv))
         out, err = capsys.readouterr()
         return status, out, err
@@ -71,7 +72,7 @@ def checked(inferencer):
     """``canary-infer check-system --json`` on the full system: run once for the module."""
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
-        mp.setattr("canary_infer.verify.Inferencer", lambda *a, **k: inferencer)
+        mp.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
         status = main(["check-system", "--json"])
     assert status == 0
     text = out.getvalue()
@@ -353,10 +354,16 @@ BALANCED_PATTERNS = {"-".join(map(str, p)) for p in itertools.product(range(6), 
 
 
 @pytest.fixture(scope="module")
-def synthetic(tmp_path_factory):
-    p = tmp_path_factory.mktemp("synthetic") / "sys.canary"
-    p.write_text(SYNTHETIC, encoding="utf-8")
-    return load_system([p])
+def synthetic_dir(tmp_path_factory):
+    """A system folder holding the synthetic system (for ``--system``)."""
+    d = tmp_path_factory.mktemp("synthetic")
+    (d / "sys.canary").write_text(SYNTHETIC, encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="module")
+def synthetic(synthetic_dir):
+    return load_system([synthetic_dir / "sys.canary"])
 
 
 @pytest.fixture(scope="module")
@@ -416,8 +423,8 @@ def test_synthetic_leaves_and_shares(synthetic_tree):
     assert not math.isclose(sum(x.share for x in synthetic_tree.leaves), 1.0, abs_tol=1e-3)
 
 
-def test_cli_verify_relays_reports_the_synthetic_gap_and_overlaps(run, synthetic):
-    status, out, err = run("verify-relays", "--json", inf=Inferencer(synthetic))
+def test_cli_verify_relays_reports_the_synthetic_gap_and_overlaps(run, synthetic_dir):
+    status, out, err = run("verify-relays", "--json", "--system", str(synthetic_dir))
     assert status == 0, err
     t, = json.loads(out)["trees"]
     assert t["start"] == "1S P 2N"
@@ -425,13 +432,13 @@ def test_cli_verify_relays_reports_the_synthetic_gap_and_overlaps(run, synthetic
     for f in t["gaps"] + t["overlaps"]:
         assert FINDING_KEYS <= set(f)
         Hand.from_pbn(f["hand"])
-    status, out, err = run("verify-relays", inf=Inferencer(synthetic))
+    status, out, err = run("verify-relays", "--system", str(synthetic_dir))
     assert status == 0 and "2 gaps, 3 overlaps" in out
     assert out.count("gap: ") == 2 and out.count("overlap: ") == 3
 
 
-def test_cli_check_system_on_the_synthetic_system(run, synthetic):
-    status, out, err = run("check-system", "--json", inf=Inferencer(synthetic))
+def test_cli_check_system_on_the_synthetic_system(run, synthetic_dir):
+    status, out, err = run("check-system", "--json", "--system", str(synthetic_dir))
     assert status == 0, err
     obj = json.loads(out)
     assert {"nodes", "gaps", "overlaps"} <= set(obj)
@@ -448,7 +455,7 @@ def test_cli_check_system_on_the_synthetic_system(run, synthetic):
     assert ("", frozenset({"1S", "1N"})) in overlap_pairs  # 5-3-3-2 with five spades
     assert {("1S P 2N", frozenset(x)) for x in (("3C", "3D"), ("3C", "3H"), ("3D", "3H"))} <= overlap_pairs
     assert {g["auction"] for g in obj["gaps"]} == {"", "P P", "1S P 2N", "1S P 2N P 3C P 3D"}
-    status, out, err = run("check-system", inf=Inferencer(synthetic))
+    status, out, err = run("check-system", "--system", str(synthetic_dir))
     assert status == 0 and "6 points checked: 4 gaps" in out
 
 
@@ -570,7 +577,9 @@ def test_check_system_witnesses_really_reach_their_point_and_fit(checked, system
             a = reached_at(system, f["auction"])
             assert_reaches(bidder, hand, a)
             r = bidder.bid(hand, a)
-            if kind == "overlaps":
+            if kind == "overlaps" and f["settled_by"]:  # the files' priority line decides for the bidder
+                assert r.calls == [f["settled_by"].split(" over ")[0]], (f["auction"], f["calls"], r.calls)
+            elif kind == "overlaps":
                 assert set(f["calls"]) <= set(r.calls), (f["auction"], f["calls"], f["hand"], r.calls)
                 loose = any(c.constraint == "" for c in r.candidates if c.call in f["calls"])
                 assert f["unconstrained"] == loose, (f["auction"], f["calls"])

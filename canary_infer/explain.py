@@ -1,0 +1,109 @@
+"""Explain an auction call by call: what each call shows and how the caller's picture narrows.
+
+For every call: its meaning, its constraint in plain words, where the notes say it, whether
+a vague word was interpreted, and for the caller's seat the HCP and length ranges before and
+after the call, the number of patterns left and the probability (before the call) of the
+patterns that remain.  For an impossible auction it names, for each seat no hand fits, the
+smallest set of its calls that contradict each other, in words.
+
+    >>> from canary_infer.infer import Inferencer
+    >>> ex = explain(Inferencer(), Auction.parse("2S P 2N P 3C"))
+    >>> step = ex["steps"][4]
+    >>> step["call"], step["words"], step["after"]["patterns"], step["before"]["patterns"]
+    ('3C', 'at most 1 diamond, 3+ hearts', 4, 16)
+"""
+
+from __future__ import annotations
+
+from .auction import SEATS, Auction
+from .present import SCOPE, SCOPE_NOTE, call_words, seat_picture
+
+
+def _summary(pic: dict) -> dict:
+    return {"consistent": pic["consistent"], "hcp": pic["hcp"], "lengths": pic["lengths"],
+            "patterns": len(pic["patterns"]), "hands": pic["hands"]}
+
+
+def explain(inferencer, auction: Auction, known=None) -> dict:
+    """The explanation of an auction as a JSON-ready dict (see the module docstring)."""
+    system = inferencer.system
+    prefixes = [inferencer.infer(Auction(auction.calls[:k], auction.dealer), known) for k in range(len(auction) + 1)]
+    final = prefixes[-1]
+    steps = []
+    for i, c in enumerate(final.calls):
+        before = seat_picture(inferencer, prefixes[i], c.seat, known, histogram=False)
+        after = seat_picture(inferencer, prefixes[i + 1], c.seat, known, histogram=False)
+        chair = (SEATS.index(c.seat) - SEATS.index(auction.dealer)) % 4 + 1
+        words = call_words(system, c.node, chair) if c.defined and c.node is not None else ""
+        left = {p["pattern"] for p in after["patterns"]}
+        share = sum(p["p"] for p in before["patterns"] if p["pattern"] in left) if before["consistent"] else 0.0
+        steps.append({
+            "index": i, "seat": c.seat, "call": c.call, "defined": c.defined, "meaning": c.meaning,
+            "source": c.source, "interpretation": c.interpretation, "words": words,
+            "narrows": c.defined and _summary(before) != _summary(after),
+            "before": _summary(before), "after": _summary(after),
+            "patterns_share": share,  # probability, before the call, that the seat's pattern is one still left
+        })
+    contradictions = []
+    for seat in SEATS:
+        h = final.hands[seat]
+        if h.consistent or h.known or not h.conflict:
+            continue
+        calls = [final.calls[i] for i in h.conflict]
+        contradictions.append({"seat": seat, "calls": h.conflict, "words": [
+            {"index": x.index, "call": x.call, "meaning": x.meaning,
+             "words": call_words(system, x.node, _chair(auction, x.seat)) if x.node is not None else ""}
+            for x in calls]})
+    mine = [s for s in SEATS if final.hands[s].known and not final.hands[s].consistent]
+    return {"auction": [str(c) for c in auction.calls], "dealer": auction.dealer, "steps": steps,
+            "hands": {s: _summary(seat_picture(inferencer, final, s, known, histogram=False)) for s in SEATS},
+            "contradictions": contradictions, "your_hand_fits": not mine, "scope": SCOPE, "error": None}
+
+
+def _chair(auction: Auction, seat: str) -> int:
+    return (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
+
+
+def _rng(r) -> str:
+    if r is None:
+        return "-"
+    lo, hi = r
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def render(ex: dict) -> str:
+    """The explanation as text for a terminal."""
+    calls = " ".join(ex["auction"]) or "(no calls)"
+    out = [f"Auction: {calls}   dealer {ex['dealer']}", ""]
+    for st in ex["steps"]:
+        head = f"{st['index'] + 1:>2}. {st['seat']} {st['call']:<3} "
+        pad = " " * len(head)
+        if not st["defined"]:
+            out.append(f"{head}? {st['meaning']}: adds nothing")
+            continue
+        src = f"  [{st['source']}]" if st["source"] else ""
+        out.append(f"{head}{st['meaning']}{src}")
+        out.append(f"{pad}shows: {st['words'] or 'nothing about the hand'}")
+        if st["interpretation"]:
+            out.append(f"{pad}interpretation: {st['interpretation']}")
+        b, a = st["before"], st["after"]
+        if not a["consistent"]:
+            out.append(f"{pad}{st['seat']}: no hand fits any more")
+        elif st["narrows"]:
+            ch = [f"HCP {_rng(b['hcp'])} -> {_rng(a['hcp'])}"] if b["hcp"] != a["hcp"] else []
+            ch += [f"{s} {_rng(b['lengths'][s])} -> {_rng(a['lengths'][s])}" for s in "SHDC"
+                   if b["lengths"] and b["lengths"][s] != a["lengths"][s]]
+            pats = f"patterns {b['patterns']} -> {a['patterns']}"
+            if a["patterns"] < b["patterns"]:
+                pats += f" (they had {st['patterns_share']:.1%} of the hands before)"
+            out.append(f"{pad}{st['seat']}: " + ", ".join(ch + [pats]))
+        else:
+            out.append(f"{pad}{st['seat']}: no change")
+    for c in ex["contradictions"]:
+        out += ["", f"No hand fits {c['seat']}: these calls contradict each other:"]
+        for w in c["words"]:
+            out.append(f"  call {w['index'] + 1} {w['call']}: {w['words'] or w['meaning']}")
+    if not ex["your_hand_fits"]:
+        out += ["", "Your hand does not fit your own calls."]
+    out += ["", f"Probabilities: {SCOPE_NOTE}."]
+    return "\n".join(out)

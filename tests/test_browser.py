@@ -1,0 +1,154 @@
+"""The explorer page in a real browser: headless Chromium (Debian's chromium and
+chromium-driver) driven by Selenium bids an auction by clicking, and what the page shows
+is checked against ``infer --json``.
+
+Without a browser these tests skip, saying why; in CI (CI=true, where .ci/run installs the
+browser) a missing browser is a failure."""
+
+import io
+import json
+import os
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs"))
+
+import screenshot  # noqa: E402  (docs/screenshot.py: the browser, the server, clicking a call)
+
+from canary_infer.cards import Deal  # noqa: E402
+from canary_infer.cli import main  # noqa: E402
+from canary_infer.lin import read_lin  # noqa: E402
+
+
+def missing() -> list[str]:
+    out = []
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        out.append("the selenium package is not installed (it is in the test extras)")
+    for path, pkg in ((screenshot.CHROMIUM, "chromium"), (screenshot.CHROMEDRIVER, "chromium-driver")):
+        if not os.path.exists(path):
+            out.append(f"{path} is missing (apt-get install {pkg})")
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(system):
+    why = missing()
+    if why:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI must run the browser tests: " + "; ".join(why))
+        pytest.skip("no browser here: " + "; ".join(why))
+    from canary_infer.web import create_app
+
+    with screenshot.Server(create_app(system, deals=2)) as srv:
+        driver = screenshot.browser()
+        try:
+            yield driver, srv.url
+        finally:
+            driver.quit()
+
+
+def by_css(driver, css):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def infer_json(*argv):
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main(["infer", "--json", *argv]) == 0
+    return json.loads(buf.getvalue())
+
+
+def check_seats_against_infer(driver, expected):
+    for seat, h in expected["hands"].items():
+        (panel,) = by_css(driver, f"#seat-{seat}")
+        if not h["consistent"]:
+            assert panel.get_attribute("data-consistent") == "no"
+            continue
+        assert panel.get_attribute("data-hcp") == f"{h['hcp'][0]}-{h['hcp'][1]}"
+        shown = panel.get_attribute("data-patterns").split()
+        assert sorted(shown) == sorted(h["patterns"]), seat
+        for suit, (lo, hi) in h["lengths"].items():
+            (cell,) = by_css(driver, f"#seat-{seat} td[data-suit='{suit}']")
+            assert cell.text == (str(lo) if lo == hi else f"{lo}–{hi}")
+
+
+def test_bid_by_clicking_and_the_page_agrees_with_infer_json(page):
+    driver, base = page
+    screenshot.bid(driver, base, ["2S", "P", "2N", "P", "3C"])
+    assert parse_qs(urlparse(driver.current_url).query)["a"] == ["2S-P-2N-P-3C"]
+    check_seats_against_infer(driver, infer_json("2S P 2N P 3C"))
+    # every call with its meaning; the defenders' passes marked undefined
+    items = by_css(driver, "#meanings li")
+    assert [i.get_attribute("data-call") for i in items] == ["2S", "P", "2N", "P", "3C"]
+    assert [i.get_attribute("data-defined") for i in items] == ["yes", "no", "yes", "no", "yes"]
+    assert "short Ds with 3+ Hs" in items[4].text and "shows at most 1 diamond, 3+ hearts" in items[4].text
+    # North's patterns with their probability bars, and an HCP histogram over 11..16
+    bars = by_css(driver, "#seat-N .pattern")
+    assert len(bars) == 4 and all(b.text.strip().endswith("%") for b in bars)
+    assert [b.get_attribute("data-hcp") for b in by_css(driver, "#seat-N .hist div")] == [str(k) for k in range(11, 17)]
+
+
+def test_the_bidding_box_offers_only_legal_calls_and_the_explore_view_the_systems(page):
+    driver, base = page
+    screenshot.bid(driver, base, ["2S", "P", "2N", "P", "3C", "P"])
+    offered = {a.get_attribute("data-call") for a in by_css(driver, "#bidding-box a[data-call]")}
+    refused = {s.get_attribute("data-illegal") for s in by_css(driver, "#bidding-box span[data-illegal]")}
+    assert "3C" in refused and "2S" in refused and "1N" in refused and "X" in refused and "XX" in refused
+    assert {"P", "3D", "3N", "7N"} <= offered and not offered & refused and len(offered | refused) == 38
+    nxt = [r.get_attribute("data-next") for r in by_css(driver, "#next-calls tr[data-next]")]
+    assert nxt[0] == "3D" and "3N" in nxt
+    assert "relay" in by_css(driver, "#next-calls tr[data-next='3D']")[0].text
+    # the system's calls are the green ones in the box
+    green = {a.get_attribute("data-call") for a in by_css(driver, "#bidding-box a.defined")}
+    assert green == set(nxt)
+
+
+def test_own_hand_and_a_shared_link(page):
+    driver, base = page
+    screenshot.bid(driver, base, ["1S"])
+    (box,) = by_css(driver, "#hand-input")
+    box.clear()
+    box.send_keys("S:KQ2.A87.QJ54.962")
+    by_css(driver, "#hand-submit")[0].click()
+    assert "(your hand)" in by_css(driver, "#seat-S h2")[0].text
+    check_seats_against_infer(driver, infer_json("1S", "--hand", "S:KQ2.A87.QJ54.962"))
+    link = by_css(driver, "#share")[0].get_attribute("href")
+    driver.get("about:blank")
+    driver.get(link)  # the position travels in the address
+    assert [i.get_attribute("data-call") for i in by_css(driver, "#meanings li")] == ["1S"]
+    assert "(your hand)" in by_css(driver, "#seat-S h2")[0].text
+
+
+def test_example_deals_fit_and_link_to_the_handviewer(page, inferencer):
+    driver, base = page
+    screenshot.bid(driver, base, ["2H", "P", "2N"])
+    deals = by_css(driver, "#deals .deal")
+    assert deals
+    for d in deals:
+        deal = Deal.from_pbn(d.get_attribute("data-deal"))
+        assert deal["N"].length("H") in (5, 6) and deal["S"].length("S") >= 6
+        href = d.find_element("css selector", "a.handviewer").get_attribute("href")
+        (board,) = read_lin(parse_qs(urlparse(href).query)["lin"][0])
+        assert board.deal == deal and str(board.auction) == "2H P 2N"
+
+
+def test_errors_are_shown_not_raised_and_a_screenshot_is_taken(page, tmp_path):
+    driver, base = page
+    driver.get(base + "/?a=1S-1H&hand=S:AKQ")
+    errors = by_css(driver, "#errors")[0].text
+    assert "insufficient" in errors and "your hand 'S:AKQ'" in errors
+    assert [i.get_attribute("data-call") for i in by_css(driver, "#meanings li")] == ["1S"]
+    driver.get(base + "/?a=2S-P-2N-P-3C")
+    out = tmp_path / "page.png"
+    assert driver.save_screenshot(str(out))
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000

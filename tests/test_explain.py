@@ -1,0 +1,91 @@
+"""``canary-infer explain``: call by call, against inference of each prefix and counts made here."""
+
+import json
+from math import comb, prod
+
+import pytest
+
+from canary_infer.auction import Auction
+from canary_infer.cards import Hand
+from canary_infer.cli import main
+from canary_infer.explain import explain, render
+
+STRONG = ("S", Hand.from_pbn("AKQ.AKJT4.K.AKT7"))  # leaves North no 2S-then-3C hand, though each call alone fits
+
+
+@pytest.fixture
+def run(inferencer, monkeypatch, capsys):
+    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+
+    def _run(*argv):
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+    return _run
+
+
+def test_each_step_matches_inference_of_the_auction_so_far(inferencer):
+    auction = Auction.parse("2S P 2N P 3C")
+    ex = explain(inferencer, auction)
+    assert [s["call"] for s in ex["steps"]] == ["2S", "P", "2N", "P", "3C"]
+    for k, st in enumerate(ex["steps"]):
+        before = inferencer.infer(Auction(auction.calls[:k])).hands[st["seat"]]
+        after = inferencer.infer(Auction(auction.calls[:k + 1])).hands[st["seat"]]
+        assert st["before"]["hcp"] == list(before.hcp) and st["after"]["hcp"] == list(after.hcp)
+        assert st["after"]["patterns"] == len(after.patterns) and st["before"]["patterns"] == len(before.patterns)
+        assert st["after"]["lengths"] == {s: list(v) for s, v in after.lengths.items()}
+    two_s, _, relay, _, three_c = ex["steps"]
+    assert two_s["words"] == "11-16 HCP, 5-6 spades, 4-5 clubs, 5-6 Roman losers" and two_s["narrows"]
+    assert "A36" in two_s["source"] and two_s["defined"]
+    assert relay["meaning"] == "relay" and relay["words"] == "" and not relay["narrows"]
+    assert not ex["steps"][1]["defined"] and not ex["steps"][1]["narrows"]
+    assert three_c["words"] == "at most 1 diamond, 3+ hearts"
+    assert three_c["after"]["lengths"]["D"] == [0, 1] and three_c["before"]["lengths"]["D"] == [0, 4]
+    assert ex["contradictions"] == [] and ex["your_hand_fits"]
+
+
+def test_share_of_the_patterns_left_is_the_chance_a_random_hand_has_one(inferencer):
+    """Before the first call every hand is possible: the share is a sum of multinomial counts."""
+    ex = explain(inferencer, Auction.parse("2S"))
+    step = ex["steps"][0]
+    left = [tuple(map(int, p.split("-"))) for p in inferencer.infer(Auction.parse("2S")).hands["N"].patterns]
+    expected = sum(prod(comb(13, n) for n in p) for p in left) / comb(52, 13)
+    assert step["patterns_share"] == pytest.approx(expected, rel=1e-12)
+    assert step["before"]["patterns"] == 560 and step["after"]["patterns"] == len(left)
+
+
+def test_interpretations_are_marked(inferencer):
+    ex = explain(inferencer, Auction.parse("1D"))
+    assert "Three-suiters" in ex["steps"][0]["interpretation"]
+    assert "interpretation: Three-suiters" in render(ex)
+
+
+def test_impossible_auction_names_the_calls_that_contradict_each_other(inferencer):
+    auction = Auction.parse("2S P 2N P 3C")
+    ex = explain(inferencer, auction, STRONG)
+    (c,) = ex["contradictions"]
+    assert c["seat"] == "N" and c["calls"] == [0, 4]
+    assert [w["words"] for w in c["words"]] == ["11-16 HCP, 5-6 spades, 4-5 clubs, 5-6 Roman losers",
+                                                "at most 1 diamond, 3+ hearts"]
+    # the set is the smallest: either call alone leaves North some hand
+    assert inferencer.infer(Auction.parse("2S"), STRONG).hands["N"].consistent
+    north_3c = inferencer.infer(auction, None).calls[4].formula
+    from canary_infer.engine import Available, solve
+    assert solve(north_3c, Available.excluding(STRONG[1])).consistent
+    text = render(ex)
+    assert "No hand fits N: these calls contradict each other:" in text
+    assert "call 5 3C: at most 1 diamond, 3+ hearts" in text
+
+
+def test_cli_text_json_and_errors(run):
+    status, out, _ = run("explain", "2S", "P", "2N", "P", "3C")
+    assert status == 0 and "shows: at most 1 diamond, 3+ hearts" in out and "patterns 16 -> 4" in out
+    status, out, _ = run("explain", "1S", "--json", "--dealer", "e")
+    obj = json.loads(out)
+    assert status == 0 and obj["dealer"] == "E" and obj["steps"][0]["seat"] == "E" and obj["error"] is None
+    status, out, err = run("explain", "1S 1S")
+    assert status == 2 and "insufficient" in err and out == ""
+    status, out, _ = run("explain", "1S 1S", "--json")
+    assert status == 2 and json.loads(out)["error"]["kind"] == "illegal"
+    status, _, err = run("explain", "1S", "--hand", "S:AKQ")
+    assert status == 2 and err.startswith("error:")

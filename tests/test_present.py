@@ -1,0 +1,153 @@
+"""The seat picture and the example deals, against counts computed here card by card."""
+
+from collections import Counter
+from math import comb
+
+import pytest
+
+from canary_infer.auction import Auction
+from canary_infer.cards import RANKS, SUITS, Hand
+from canary_infer.expr import evaluate
+from canary_infer.present import example_deals, seat_picture
+
+POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
+
+
+def suit_table(cards: str) -> dict[tuple[int, int], int]:
+    """(length, hcp) -> number of holdings from the given ranks of one suit, by brute force over honours."""
+    honours = [r for r in cards if r in POINTS]
+    spots = len(cards) - len(honours)
+    out: Counter = Counter()
+    for mask in range(1 << len(honours)):
+        chosen = [h for i, h in enumerate(honours) if mask >> i & 1]
+        hcp = sum(POINTS[h] for h in chosen)
+        for k in range(spots + 1):
+            out[(len(chosen) + k, hcp)] += comb(spots, k)
+    return out
+
+
+def hand_counts(exclude: Hand | None = None) -> dict[tuple[tuple[int, ...], int], int]:
+    """(pattern, hcp) -> number of 13-card hands from the unseen cards."""
+    tables = []
+    for s in SUITS:
+        ranks = "".join(r for r in RANKS if not (exclude and exclude.has(s, r)))
+        tables.append(suit_table(ranks))
+    states = {((), 0): 1}
+    for t in tables:
+        nxt: Counter = Counter()
+        for (pat, h), c in states.items():
+            for (n, hh), cc in t.items():
+                if sum(pat) + n <= 13:
+                    nxt[(pat + (n,), h + hh)] += c * cc
+        states = nxt
+    return {k: v for k, v in states.items() if sum(k[0]) == 13}
+
+
+def two_clubs(pattern, hcp) -> bool:  # the test system's 2C: 11-16 HCP, six clubs, no 4-card major
+    s, h, _, c = pattern
+    return 11 <= hcp <= 16 and c == 6 and s <= 3 and h <= 3
+
+
+@pytest.fixture(scope="module")
+def clubs(tmp_path_factory):
+    """An inferencer for a one-call system whose counts are easy to make here, whatever the real system says."""
+    from canary_infer.infer import Inferencer
+    from canary_infer.system import load_system
+
+    path = tmp_path_factory.mktemp("system") / "clubs.canary"
+    path.write_text('tree opening\n  2C  "11-16 HCP, six clubs, no four-card major"  [T1]\n'
+                    "      = hcp in 11..16 and C == 6 and S <= 3 and H <= 3\n")
+    return Inferencer(load_system([path]))
+
+
+def test_no_call_gives_the_hcp_distribution_of_a_random_hand(inferencer):
+    pic = seat_picture(inferencer, inferencer.infer(Auction.parse("")), "N")
+    by_hcp = Counter()
+    for (_, h), c in hand_counts().items():
+        by_hcp[h] += c
+    total = comb(52, 13)
+    assert pic["hands"] == total
+    assert set(pic["hcp_dist"]) == set(by_hcp) == set(range(38))
+    for h, c in by_hcp.items():
+        assert pic["hcp_dist"][h] == pytest.approx(c / total, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("known", [None, ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))])
+def test_patterns_and_hcp_of_a_2c_opener_are_exact(clubs, known):
+    inf = clubs.infer(Auction.parse("2C"), known)
+    pic = seat_picture(clubs, inf, "N", known)
+    counts = {k: v for k, v in hand_counts(known[1] if known else None).items() if two_clubs(*k)}
+    total = sum(counts.values())
+    assert pic["hands"] == total
+    by_pattern, by_hcp = Counter(), Counter()
+    for (p, h), c in counts.items():
+        by_pattern["-".join(map(str, p))] += c
+        by_hcp[h] += c
+    assert {p["pattern"]: p["count"] for p in pic["patterns"]} == dict(by_pattern)
+    assert [p["p"] for p in pic["patterns"]] == sorted((p["p"] for p in pic["patterns"]), reverse=True)
+    assert {h: round(p, 12) for h, p in pic["hcp_dist"].items()} == {h: round(c / total, 12) for h, c in by_hcp.items()}
+    assert pic["hcp"] == [min(by_hcp), max(by_hcp)] == [11, 16]
+    assert sum(pic["length_dist"]["C"].values()) == pytest.approx(1) and pic["length_dist"]["C"] == {6: 1.0}
+
+
+def test_known_seat_and_impossible_seat(inferencer):
+    known = ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))
+    inf = inferencer.infer(Auction.parse("P P 1S"), known)
+    mine = seat_picture(inferencer, inf, "S", known)  # a 1S opening with three spades: my hand does not fit
+    assert mine["known"] and not mine["consistent"]
+    assert mine["patterns"] == [{"pattern": "3-3-4-3", "p": 1.0, "count": 1}]
+    assert mine["hcp_dist"] == {12: 1.0}
+    # 35 HCP in my hand leave 5: a 1C opener (17+) cannot exist
+    big = ("S", Hand.from_pbn("AKQJT.AKQ.AKQ.AK"))
+    pic = seat_picture(inferencer, inferencer.infer(Auction.parse("1C"), big), "N", big)
+    assert not pic["consistent"] and pic["patterns"] == [] and pic["conflict"] == [0]
+
+
+def test_example_deals_fit_every_seat_and_are_reproducible(inferencer):
+    auction = Auction.parse("2H P 2N P 3H")
+    inf = inferencer.infer(auction)
+    deals = example_deals(inferencer, inf, 5, seed=3)
+    assert len(deals) == 5 and deals == example_deals(inferencer, inf, 5, seed=3)
+    assert len(set(deals)) == 5
+    for d in deals:
+        for seat in "NESW":
+            assert all(d[seat] is not None for seat in "NESW")
+            for c in inf.calls:
+                if c.seat == seat and c.formula is not None:
+                    assert evaluate(c.formula, d[seat]), (d, seat, c.call)
+        assert d["N"].length("H") == 6 and d["S"].length("S") >= 6
+
+
+def test_example_deals_keep_my_hand(inferencer):
+    known = ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))
+    inf = inferencer.infer(Auction.parse("1N"), known)
+    deals = example_deals(inferencer, inf, 3, seed=1, known=known)
+    assert len(deals) == 3 and all(d["S"] == known[1] for d in deals)
+    assert all(13 <= d["N"].hcp <= 16 for d in deals)
+
+
+def test_example_deals_are_uniform_over_the_deals_that_fit(clubs):
+    """North's pattern frequencies over many 2C deals against the exact shares counted here."""
+    inf = clubs.infer(Auction.parse("2C"))
+    deals = example_deals(clubs, inf, 600, seed=11, time_limit=60)
+    assert len(deals) == 600
+    counts = Counter()
+    for (p, h), c in hand_counts().items():
+        if two_clubs(p, h):
+            counts[p] += c
+    total = sum(counts.values())
+    seen = Counter(d["N"].lengths for d in deals)
+    assert set(seen) <= set(counts)
+    # chi-square over the patterns with an expected count of 5 or more (the rest pooled)
+    big = [p for p in counts if counts[p] / total * 600 >= 5]
+    chi, cells = 0.0, 0
+    for p in big:
+        e = counts[p] / total * 600
+        chi += (seen[p] - e) ** 2 / e
+        cells += 1
+    rest_e = 600 - sum(counts[p] / total * 600 for p in big)
+    rest_o = 600 - sum(seen[p] for p in big)
+    if rest_e >= 5:
+        chi += (rest_o - rest_e) ** 2 / rest_e
+        cells += 1
+    assert chi < 3 * cells + 10, (chi, cells)  # far above the 99.9% point only if the draw is biased
