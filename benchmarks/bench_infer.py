@@ -5,11 +5,16 @@
 
 What it measures
 * batch: one Inferencer answering a fixed list of auctions in order, as `canary-infer infer`
-  does in batch mode (results of earlier auctions' prefixes are reused, as in real use):
-  median and p95 milliseconds per auction; and "cold", every auction with an empty cache.
+  does in batch mode (joint answers; results of earlier auctions' prefixes are reused, as in
+  real use): median and p95 milliseconds per auction; the same with each seat answered alone
+  (the Python API's default); and "cold", every auction with an empty cache.
 * per process: `python -m canary_infer infer --json AUCTION` as a fresh process each time,
   without the disk cache and then with a warm one (everything else runs without it).
 * peak memory: the batch process's maximum resident set, and the children's.
+* the deal-level engine issue's targets: 1S and a first-seat Pass answered in-process
+  (CPU ms, fresh Inferencer) and their processes' peak memory; a cold `infer 1S` process
+  against a bare `python -c "import numpy"`; the exact answers for 2S and 2S P 2N P 3C
+  against dealer's whole process producing deals until it has seen every pattern;
 * peers, as ratios measured here on the same machine in the same run:
   - cpsat-nogood: the card-level CP-SAT model finding the pattern set by solving, adding a
     nogood for each pattern found, and solving again (the design this engine replaced);
@@ -64,14 +69,15 @@ def ms(xs):
             "max_ms": round(xs[-1] * 1000, 2), "n": len(xs)}
 
 
-def batch(system, repeats: int):
-    """One Inferencer over the list, `repeats` times with a fresh Inferencer each time."""
+def batch(system, repeats: int, joint: bool = True):
+    """One Inferencer over the list, `repeats` times with a fresh Inferencer each time; joint
+    answers as the command line gives them (or each seat alone, joint=False)."""
     times = []
     for _ in range(repeats):
         inf = Inferencer(system)
         for a in AUCTIONS:
             t = time.perf_counter()
-            inf.infer(Auction.parse(a))
+            inf.infer(Auction.parse(a), joint=joint)
             times.append(time.perf_counter() - t)
     return times
 
@@ -81,7 +87,7 @@ def cold(system):
     for a in AUCTIONS:
         inf = Inferencer(system)
         t = time.perf_counter()
-        inf.infer(Auction.parse(a))
+        inf.infer(Auction.parse(a), joint=True)
         times.append(time.perf_counter() - t)
     return times
 
@@ -154,6 +160,94 @@ def dealer_peer():
     return {"seconds": round(dt, 3), "patterns_found": len(pats)}
 
 
+# --------------------------------------------------------------------------- the issue's targets
+def in_process(system, auction: str, runs: int = 5) -> dict:
+    """CPU milliseconds of one exact joint answer in a fresh Inferencer (system loaded)."""
+    Inferencer(system).infer(Auction.parse("2C"), joint=True)  # the one-off tables every answer shares
+    ts = []
+    for _ in range(runs):
+        inf = Inferencer(system)
+        t = time.process_time()
+        inf.infer(Auction.parse(auction), joint=True)
+        ts.append(time.process_time() - t)
+    return {"median_cpu_ms": round(statistics.median(ts) * 1000, 1), "min_cpu_ms": round(min(ts) * 1000, 1)}
+
+
+def peak_rss_of(auction: str) -> float:
+    """Peak resident memory (MB) of a process that loads the system and answers one auction
+    (VmHWM: getrusage's maximum would carry over the parent's from before exec)."""
+    code = ("import os; os.environ['CANARY_INFER_CACHE'] = 'off'\n"
+            "from canary_infer.infer import Inferencer\nfrom canary_infer.auction import Auction\n"
+            f"Inferencer().infer(Auction.parse({auction!r}), joint=True)\n"
+            "print(next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM')) / 1024)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=str(Path(__file__).resolve().parent.parent)).stdout
+    return round(float(out.strip().splitlines()[-1]), 1)
+
+
+def wall(cmd: list[str], runs: int = 5, env=None) -> float:
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=str(Path(__file__).resolve().parent.parent))
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def cold_process() -> dict:
+    env = {**os.environ, "CANARY_INFER_CACHE": "off"}
+    bare = wall([sys.executable, "-c", "import numpy"], env=env)
+    ours = wall([sys.executable, "-m", "canary_infer", "infer", "--json", "1S"], env=env)
+    return {"bare_import_numpy_ms": round(bare * 1000), "infer_1S_ms": round(ours * 1000),
+            "ratio": round(ours / bare, 2), "target_ratio": 2.0, "target_met": ours / bare <= 2.0}
+
+
+DEALER_NARROW = {
+    "2S": "hcp(north) >= 11 && hcp(north) <= 16 && spades(north) >= 5 && spades(north) <= 6"
+          " && clubs(north) >= 4 && clubs(north) <= 5",
+    "2S P 2N P 3C": "hcp(north) >= 11 && hcp(north) <= 16 && spades(north) >= 5 && spades(north) <= 6"
+                    " && clubs(north) >= 4 && clubs(north) <= 5 && diamonds(north) <= 1 && hearts(north) >= 3",
+}
+
+
+def dealer_finds_patterns(exe: str, condition: str, want: set) -> dict:
+    """dealer's whole process, producing more deals each time until it has seen every pattern."""
+    n = 25
+    while n <= 200_000:
+        script = f"generate 100000000\nproduce {n}\ncondition {condition}\naction printoneline\n"
+        t = time.perf_counter()
+        out = subprocess.run([exe, "-s", "1"], input=script, capture_output=True, text=True, check=True).stdout
+        dt = time.perf_counter() - t
+        pats = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 8 and parts[0] == "n":
+                pats.add(tuple(len(x) for x in parts[1].split(".")))
+        if want <= pats:
+            return {"deals_needed": n, "process_ms": round(dt * 1000, 1), "patterns_seen": len(pats)}
+        n *= 2
+    return {"deals_needed": None}
+
+
+def targets(system) -> dict:
+    out = {}
+    for a in ("1S", "P"):
+        out[f"in_process_{a}"] = {**in_process(system, a), "peak_rss_mb": peak_rss_of(a),
+                                  "target": "under 50 ms and 100 MB"}
+    out["cold_process"] = cold_process()
+    exe = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
+    if exe:
+        for a, cond in DEALER_NARROW.items():
+            r = Inferencer(system).infer(Auction.parse(a), joint=True)
+            want = {tuple(map(int, p.split("-"))) for p in r.hands["N"].patterns}
+            d = dealer_finds_patterns(exe, cond, want)
+            ours = in_process(system, a)
+            out[f"narrow_{a}"] = {"ours_cpu_ms": ours["median_cpu_ms"], "dealer": d,
+                                  "ours_faster": d.get("process_ms") is not None
+                                  and ours["median_cpu_ms"] < d["process_ms"]}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -163,7 +257,10 @@ def main():
     out: dict = {"auctions": len(AUCTIONS)}
     print(f"{len(AUCTIONS)} auctions", file=sys.stderr, flush=True)
     out["batch"] = ms(batch(system, 1 if a.quick else 3))
+    out["batch"]["target"] = "median <= 2 ms, p95 <= 20 ms"
+    out["batch_each_seat_alone"] = ms(batch(system, 1 if a.quick else 3, joint=False))
     out["cold"] = ms(cold(system))
+    out["targets"] = targets(system)
     if not a.quick:
         import tempfile
 

@@ -27,6 +27,8 @@ examples:
   canary-infer infer "2H P 2S P 3D" --json        the JSON contract (see README)
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
   canary-infer infer '[Auction "E"] 1S Pass 2NT'   a PBN auction section: the tag names the dealer
+  canary-infer infer "1S P 2S" --hand S:KQ2.A87.QJ54.962 --prob   exact probabilities for every seat
+  canary-infer infer "1S" --ask "N: H >= 4" --ask "E: hcp >= 10"   the chance of anything you can write
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
 files and formats (see the README):
@@ -34,6 +36,12 @@ files and formats (see the README):
                                                  -o writes it back with each call's meaning as a note
   --lin boards.lin                               the same for BBO's LIN files
   "2S P 2N" --to pbn|lin|handviewer              the auction with its meanings, or a BBO handviewer link
+
+Every seat's answer takes every other seat's calls into account, and that the four hands
+share the deck: a range or pattern shown is held in some deal that fits all the calls, and
+nothing that fits is left out.  With two or more unseen seats constrained (competition,
+passes that deny an opening), what could not be proven within the time limit is marked *;
+probabilities there are estimated from deals drawn exactly, with their standard errors.
 
 Calls: 1C..7N (1NT also), P or Pass, X or Dbl, XX or Rdbl, any case, separated by spaces,
 commas or dashes; or a PBN [Auction "SEAT"] section (in batch input a line starting with
@@ -44,24 +52,8 @@ the batch goes on)."""
 
 
 def _error_json(kind: str, message: str, position=None, auction=None, dealer="N") -> dict:
-    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {}, "trump": None,
+    return {"auction": auction, "dealer": dealer, "calls": [], "hands": {}, "trump": None, "deals": None,
             "error": {"kind": kind, "message": message, "position": position}}
-
-
-def _is_pbn(text: str) -> bool:
-    return text.lstrip().startswith(("[", "%"))  # a tag, or a PBN comment line before one
-
-
-def read_auction(text: str, dealer: str | None) -> Auction:
-    """An auction from the command line or a batch line: calls, or a PBN ``[Auction "SEAT"]``
-    section (whose tag names the dealer; ``dealer``, if given, must agree)."""
-    if not _is_pbn(text):
-        return Auction.parse(text, dealer=dealer or "N")
-    auction = Auction.from_pbn(text)
-    if dealer is not None and dealer != auction.dealer:
-        raise AuctionError(f"--dealer {dealer} disagrees with the PBN text's [Auction \"{auction.dealer}\"]",
-                           "syntax")
-    return auction
 
 
 SYSTEM_HELP = ("the folder of .canary files to read (default: $CANARY_SYSTEM, else the built-in system; "
@@ -87,6 +79,22 @@ def _load_system(args, empty: dict | None = None):
         else:
             print(f"error: cannot read the system: {e}", file=sys.stderr)
         return None
+
+
+def _is_pbn(text: str) -> bool:
+    return text.lstrip().startswith(("[", "%"))  # a tag, or a PBN comment line before one
+
+
+def read_auction(text: str, dealer: str | None) -> Auction:
+    """An auction from the command line or a batch line: calls, or a PBN ``[Auction "SEAT"]``
+    section (whose tag names the dealer; ``dealer``, if given, must agree)."""
+    if not _is_pbn(text):
+        return Auction.parse(text, dealer=dealer or "N")
+    auction = Auction.from_pbn(text)
+    if dealer is not None and dealer != auction.dealer:
+        raise AuctionError(f"--dealer {dealer} disagrees with the PBN text's [Auction \"{auction.dealer}\"]",
+                           "syntax")
+    return auction
 
 
 def _parse_known(text: str | None):
@@ -162,13 +170,21 @@ def render_text(inf) -> str:
         lens = "".join(f"{_fmt_range(h.lengths[s]):<6}" for s in "SHDC")
         pats = " ".join(h.patterns[:8]) + (f" … ({len(h.patterns)} patterns)" if len(h.patterns) > 8 else "")
         tag = " (your hand)" if h.known else ""
-        lines.append(f" {seat}     {_fmt_range(h.hcp):<7} {lens} {pats}{tag}")
+        star = "*" if getattr(h, "proven", True) is False else " "
+        lines.append(f" {seat}   {star} {_fmt_range(h.hcp):<7} {lens} {pats}{tag}")
+    if getattr(inf, "no_deal", False):
+        lines += ["", " No deal fits all these calls together, though each seat's calls fit on their own."]
     if any(not c.defined for c in inf.calls):
         lines += ["", " ? = the system notes give this call no meaning here: it adds no constraint."]
+    open_ = [(s, inf.hands[s].unproven) for s in SEATS if getattr(inf.hands[s], "unproven", None)]
+    if open_:
+        lines += ["", " * = not proven within the time limit, so kept (nothing that fits is left out): "
+                  + "; ".join(f"{s} {', '.join(u[:3])}{' …' if len(u) > 3 else ''}" for s, u in open_)]
     return "\n".join(lines)
 
 
-def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool):
+def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool, prob: bool = False, asks=(),
+               samples: int = 20000):
     """Returns (output text, ok)."""
     try:
         auction = read_auction(text, dealer)
@@ -177,10 +193,96 @@ def _infer_one(inferencer, text: str, dealer: str | None, known, as_json: bool):
             calls = getattr(e, "calls", None) if _is_pbn(text) else split_calls(text)
             return json.dumps(_error_json(e.kind, str(e), e.position, calls, dealer or "N")), False
         return f"error ({e.kind}): {e}", False
-    inf = inferencer.infer(auction, known)
+    inf = inferencer.infer(auction, known, prob=prob, asks=list(asks), samples=samples, joint=True)
     if as_json:
         return json.dumps(inf.as_json()), True
-    return render_text(inf), True
+    out = render_text(inf)
+    if prob or asks:
+        out += "\n" + render_probabilities(inf)
+    return out, True
+
+
+# --------------------------------------------------------------------------- probabilities, readably
+_SPARK = " ▁▂▃▄▅▆▇█"
+
+
+def _spark(values: list[float]) -> str:
+    top = max(values) if values else 0
+    if top <= 0:
+        return ""
+    return "".join(_SPARK[min(8, max(1 if v > 0 else 0, round(8 * v / top)))] for v in values)
+
+
+def _bar(p: float, width: int = 20) -> str:
+    eighths = round(p * width * 8)
+    full, part = divmod(eighths, 8)
+    return "█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")
+
+
+def _pct(p: float, se: float | None = None) -> str:
+    text = f"{100 * p:5.1f}%"
+    return text + (f" ±{100 * se:.1f}" if se is not None else "")
+
+
+def render_probabilities(inf) -> str:
+    """Per seat: an HCP histogram, each suit's length as a small histogram, the likeliest
+    patterns with bars; then the answers to --ask."""
+    lines = [""]
+    for seat in SEATS:
+        h = inf.hands[seat]
+        d = h.distribution
+        if d is None or h.known or not h.consistent or not d.total:
+            continue
+        probs = d.probabilities()
+        se = d.standard_errors()
+        hp = probs["hcp"]
+        lo, hi = min(map(int, hp)), max(map(int, hp))
+        mean = sum(int(k) * v for k, v in hp.items())
+        tag = "exact" if d.exact else f"estimated from {d.total:,} deals drawn, ± one standard error"
+        lines.append(f" {seat}  HCP {lo:>2} {_spark([hp.get(str(v), 0.0) for v in range(lo, hi + 1)])} {hi:<2}"
+                     f"  mean {mean:.1f}   ({tag})")
+        parts = []
+        for s in "SHDC":
+            ls = probs["lengths"][s]
+            a, b = min(map(int, ls)), max(map(int, ls))
+            likeliest = max(ls, key=ls.get)
+            parts.append(f"{s} {a}{_spark([ls.get(str(v), 0.0) for v in range(a, b + 1)])}{b}"
+                         f" ({likeliest}: {100 * ls[likeliest]:.0f}%)")
+        lines.append("     " + "   ".join(parts))
+        for pat, p in list(probs["patterns"].items())[:5]:
+            e = se["patterns"][pat] if se else None
+            lines.append(f"     {pat:<9} {_bar(p):<20} {_pct(p, e)}")
+        more = len(probs["patterns"]) - 5
+        if more > 0:
+            rest = sum(list(probs["patterns"].values())[5:])
+            lines.append(f"     {'others':<9} {_bar(rest):<20} {_pct(rest)}  ({more} more patterns)")
+        lines.append("")
+    for a in inf.asks:
+        how = (f"exactly {a.count:,} of {a.of:,} deals" if a.exact
+               else f"{a.count:,} of {a.of:,} deals drawn, ±{100 * (a.se or 0):.1f}")
+        lines.append(f" {a.question:<28} {_bar(a.probability):<20} {_pct(a.probability)}   ({how})")
+    if inf.deals is not None:
+        lines.append(f" {inf.deals:,} deals fit the auction" + (" and your hand" if any(
+            x.known for x in inf.hands.values()) else "") + ".")
+    return "\n".join(lines).rstrip("\n")
+
+
+def _parse_asks(texts, system) -> list:
+    """'N: H >= 4' -> (text, seat, formula); raises ValueError with a clear message."""
+    from .expr import ConstraintError, parse
+
+    out = []
+    for text in texts or []:
+        seat, sep, rest = text.partition(":")
+        seat = seat.strip().upper()
+        if not sep or seat not in SEATS:
+            raise ValueError(f"--ask wants 'SEAT: CONSTRAINT', e.g. \"N: H >= 4\", got '{text}'")
+        try:
+            f = parse(rest.strip(), system.definitions)
+        except ConstraintError as e:
+            raise ValueError(f"--ask '{text}': {e}") from None
+        out.append((f"{seat}: {rest.strip()}", seat, f))
+    return out
 
 
 def batch_records(stream):
@@ -223,7 +325,6 @@ def batch_records(stream):
 def cmd_infer(args) -> int:
     from .infer import Inferencer
 
-    dealer = args.dealer.upper() if args.dealer else None
     if args.pbn or args.lin:
         if args.auction is not None or (args.pbn and args.lin):
             return _fail("give an AUCTION, --pbn FILE or --lin FILE: one of them")
@@ -235,6 +336,7 @@ def cmd_infer(args) -> int:
         return 2
     if args.to:
         return cmd_infer_to(args)
+    dealer = args.dealer.upper() if args.dealer else None
     try:
         known = _parse_known(args.hand)
     except CardError as e:
@@ -243,25 +345,29 @@ def cmd_infer(args) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 2
-    system = _load_system(args, {"auction": split_calls(" ".join(args.auction)) if args.auction else None,
+    system = _load_system(args, {"auction": " ".join(args.auction).split() if args.auction else None,
                                  "dealer": dealer or "N", "calls": [], "hands": {}})
     if system is None:
         return 2
     try:
         inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul)
     except ValueError as e:
-        if args.json:
-            print(json.dumps(_error_json("usage", str(e), dealer=dealer or "N")))
-        else:
-            print(f"error: {e}", file=sys.stderr)
+        print(f"error: {e}", file=sys.stderr)
         return 2
+    try:
+        asks = _parse_asks(args.ask, inferencer.system)
+    except ValueError as e:
+        print(json.dumps(_error_json("ask", str(e))) if args.json else f"error: {e}",
+              file=sys.stdout if args.json else sys.stderr)
+        return 2
+    extra = {"prob": args.prob, "asks": asks, "samples": args.samples}
     if args.auction is None:
         # batch mode: one auction per line in, one JSON object per line out (always JSON)
         for no, text, err in batch_records(sys.stdin):
             if err is not None:
                 obj = _error_json("syntax", err, None, None, dealer or "N")
             else:
-                out, ok = _infer_one(inferencer, text, dealer, known, as_json=True)
+                out, ok = _infer_one(inferencer, text, dealer, known, as_json=True, **extra)
                 obj = None if ok else json.loads(out)
             if obj is not None:
                 obj["error"]["line"] = no  # where the bad auction starts in the input
@@ -269,9 +375,50 @@ def cmd_infer(args) -> int:
             print(out, flush=True)
         return 0
     text = " ".join(args.auction)
-    out, ok = _infer_one(inferencer, text, dealer, known, args.json)
+    out, ok = _infer_one(inferencer, text, dealer, known, args.json, **extra)
     print(out, file=sys.stdout if ok or args.json else sys.stderr)
     return 0 if ok else 2
+
+
+DEAL_EPILOG = """\
+examples:
+  canary-infer deal "2S P 2N P 3C" -n 5                 five deals where opener shows this
+  canary-infer deal "1S P 2S" -n 3 --hand S:KQ2.A87.QJ54.962 --seed 7
+  canary-infer deal "2H P 2N P 3H" -n 100 --format pbn > boards.pbn
+  canary-infer deal "P P 1S" -n 10 --format lin         BBO LIN, one deal per line
+
+The deals are drawn uniformly from all deals consistent with the calls (and your hand): one
+constrained seat's hand is built from its exact table, suit by suit, and the others are
+dealt from what is left and kept only if their hands fit their calls.  The same seed gives
+the same deals."""
+
+
+def cmd_deal(args) -> int:
+    from .dealing import FORMATS, deal
+    from .infer import Inferencer
+
+    try:
+        known = _parse_known(args.hand)
+        auction = Auction.parse(" ".join(args.auction), dealer=args.dealer.upper())
+    except (CardError, AuctionError) as e:
+        kind = getattr(e, "kind", None)
+        print(f"error ({kind}): {e}" if kind else f"error: {e}", file=sys.stderr)
+        return 2
+    if args.n < 0:
+        print("error: -n must be 0 or more", file=sys.stderr)
+        return 2
+    system = _load_system(args)
+    if system is None:
+        return 2
+    inf = Inferencer(system)
+    ds = deal(auction, args.n, seed=args.seed, known=known, inferencer=inf, time_limit=args.time_limit)
+    if len(ds.deals) < args.n:
+        why = ("no deal fits these calls" if not ds.deals else
+               f"only {len(ds.deals)} of {args.n} deals within {args.time_limit:g} s")
+        print(f"warning: {why}", file=sys.stderr)
+    if ds.deals:
+        print(FORMATS[args.format](ds))
+    return 0 if ds.deals or args.n == 0 else 1
 
 
 class Progress:
@@ -426,7 +573,7 @@ def cmd_infer_to(args) -> int:
     from .pbn import auction_section
 
     try:
-        auction = read_auction(" ".join(args.auction), args.dealer.upper() if args.dealer else None)
+        auction = Auction.parse(" ".join(args.auction), dealer=(args.dealer or "N").upper())
     except AuctionError as e:
         return _fail(f"({e.kind}) {e}")
     system = _load_system(args)
@@ -532,7 +679,8 @@ def cmd_bid(args) -> int:
     try:
         system = configured(system, args)
     except ValueError as e:
-        return _fail(str(e))
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     r = Bidder(system, we=args.we).bid(hand, auction)
     if args.json:
         print(json.dumps({**r.as_json(), "hand": hand.pbn(), "auction": str(auction), "dealer": auction.dealer}))
@@ -649,7 +797,7 @@ def cmd_selfcheck(args) -> int:
     t = time.monotonic()
     try:
         r = run(args.deals, args.seed, inferencer=Inferencer(system), progress=prog.step, workers=workers,
-                engine=args.engine, scheduler=args.scheduler)
+                engine=args.engine, scheduler=args.scheduler, defenders=args.defenders)
     except RuntimeError as e:  # the optional engine is not installed
         if args.json:
             print(json.dumps({"error": {"kind": "usage", "message": str(e), "position": None}}))
@@ -661,6 +809,7 @@ def cmd_selfcheck(args) -> int:
         print(json.dumps(r.as_json()))
     else:
         print(f"{r.deals} deals (seed {args.seed}): {r.violations} violations, {r.completed} auctions completed, "
+              f"{r.competitive} competitive (the defenders bid), "
               f"{r.undefined_stops} stopped where the notes define no call, {r.none} hands fitting no call, "
               f"{r.several} hands fitting several  [{seconds:.1f} s, {workers} worker(s), {args.engine}]")
         for e in r.examples:
@@ -668,45 +817,6 @@ def cmd_selfcheck(args) -> int:
                   + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
         print(_coverage_text(r.coverage_json(), r.deals))
     return 1 if r.violations else 0
-
-
-def _coverage_text(coverage: dict, deals: int) -> str:
-    """The per-opening coverage table of a self-check."""
-    lines = ["", "coverage: how many deals reached each opening, how they ended and how deep the opening side bid",
-             f"  {'opening':<13} {'deals':>7} {'share':>7} {'completed':>10} {'undefined':>10} {'none':>6} "
-             f"{'mean':>5} {'max':>4}  depth: deals"]
-    for opening, c in coverage.items():
-        depth = " ".join(f"{d}:{n}" for d, n in c["depth"].items())
-        lines.append(f"  {opening:<13} {c['deals']:>7} {c['deals'] / max(deals, 1):>7.1%} {c['completed']:>10} "
-                     f"{c['undefined_stops']:>10} {c['none']:>6} {c['mean_depth']:>5.2f} {c['max_depth']:>4}  {depth}")
-    return "\n".join(lines)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error on a command line with ``--json`` is a JSON object on stdout."""
-
-    json_errors = False
-
-    def error(self, message):
-        if _Parser.json_errors:
-            command = self.prog.split()[-1] if " " in self.prog else None
-            obj = {"error": {"kind": "usage", "message": f"{self.prog}: {message}", "position": None}}
-            if command == "infer":
-                obj = _error_json("usage", obj["error"]["message"])
-            print(json.dumps(obj))
-            sys.exit(2)
-        super().error(message)
-
-
-def _count(text: str) -> int:
-    """A whole number, at least 1 (of deals, of workers)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n}: give at least 1")
-    return n
 
 
 DIFF_DESCRIPTION = """\
@@ -838,6 +948,45 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def _coverage_text(coverage: dict, deals: int) -> str:
+    """The per-opening coverage table of a self-check."""
+    lines = ["", "coverage: how many deals reached each opening, how they ended and how deep the opening side bid",
+             f"  {'opening':<13} {'deals':>7} {'share':>7} {'completed':>10} {'undefined':>10} {'none':>6} "
+             f"{'mean':>5} {'max':>4}  depth: deals"]
+    for opening, c in coverage.items():
+        depth = " ".join(f"{d}:{n}" for d, n in c["depth"].items())
+        lines.append(f"  {opening:<13} {c['deals']:>7} {c['deals'] / max(deals, 1):>7.1%} {c['completed']:>10} "
+                     f"{c['undefined_stops']:>10} {c['none']:>6} {c['mean_depth']:>5.2f} {c['max_depth']:>4}  {depth}")
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error on a command line with ``--json`` is a JSON object on stdout."""
+
+    json_errors = False
+
+    def error(self, message):
+        if _Parser.json_errors:
+            command = self.prog.split()[-1] if " " in self.prog else None
+            obj = {"error": {"kind": "usage", "message": f"{self.prog}: {message}", "position": None}}
+            if command == "infer":
+                obj = _error_json("usage", obj["error"]["message"])
+            print(json.dumps(obj))
+            sys.exit(2)
+        super().error(message)
+
+
+def _count(text: str) -> int:
+    """A whole number, at least 1 (of deals, of workers)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: give at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -860,7 +1009,15 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--to", choices=["pbn", "lin", "handviewer"],
                     help="print the AUCTION as PBN or LIN with each call's meaning, or as a BBO handviewer link")
     _add_system_option(pi)
+
+    pi.add_argument("--prob", action="store_true",
+                    help="each seat's distributions: suit lengths, HCP, patterns (exact counts where possible)")
+    pi.add_argument("--ask", action="append", metavar='"SEAT: CONSTRAINT"',
+                    help='the probability that a seat\'s hand satisfies a constraint, e.g. "N: H >= 4" (repeatable)')
+    pi.add_argument("--samples", type=int, default=20000, metavar="N",
+                    help="deals drawn for estimates where they are not exact (default 20000)")
     pi.set_defaults(func=cmd_infer)
+
 
     pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
                         description="Explain an auction call by call, from the system files.",
@@ -871,6 +1028,21 @@ def build_parser() -> argparse.ArgumentParser:
     pe.add_argument("--json", action="store_true", help="machine-readable output")
     _add_system_option(pe)
     pe.set_defaults(func=cmd_explain)
+
+    pd = sub.add_parser("deal", help="deals drawn uniformly from those consistent with an auction",
+                        description="N deals drawn uniformly from all deals consistent with the auction "
+                                    "(and your hand), reproducible by seed.",
+                        epilog=DEAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    pd.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
+    pd.add_argument("-n", type=int, default=1, help="how many deals (default 1)")
+    pd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    pd.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962")
+    pd.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
+    pd.add_argument("--format", default="text", choices=["text", "pbn", "lin"], help="output format (default text)")
+    pd.add_argument("--time-limit", type=float, default=120.0, metavar="S",
+                    help="stop after S seconds with the deals found so far (default 120; a warning says so)")
+    _add_system_option(pd)
+    pd.set_defaults(func=cmd_deal)
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
                         description="The call the system makes with this hand at this point: ok (one call fits), "
@@ -960,6 +1132,9 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
     ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    ps.add_argument("--defenders", choices=["system", "pass"], default="system",
+                    help="'system' (default): the defenders bid with the system too, so competitive "
+                         "auctions are bid and checked; 'pass': they pass throughout")
     ps.add_argument("--workers", type=_count, default=None,
                     help="processes to check deals in (default: the machine's cores)")
     ps.add_argument("--engine", choices=["local", "dask"], default="local",
@@ -1033,7 +1208,11 @@ def _main(argv=None) -> int:
         else:
             print(f"error: {problem}", file=sys.stderr)
         return 2
-    return args.func(args)  # a closed pipe and Ctrl-C are handled by main()
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 def _environment_problem() -> str | None:

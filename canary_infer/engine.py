@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import SUITS
-from .expr import TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, feats
+from .expr import FALSE, TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, conj, disj, negate
 from .features import FEATURES, SMALL_CARDS, classes
 
 ALL_PATTERNS: tuple[tuple[int, int, int, int], ...] = tuple(
@@ -73,9 +73,41 @@ def suit_classes(avail: Available, si: int):
 
 @lru_cache(maxsize=256)
 def _per_class(name: str, avail: Available, si: int) -> np.ndarray:
-    f = FEATURES[name].per_suit
     ls, ms, _ = suit_classes(avail, si)
-    return np.fromiter((f(int(n), int(m)) for n, m in zip(ls, ms, strict=True)), np.int64, len(ls))
+    return class_table(name)[ls * 64 + ms]
+
+
+_CLASS_TABLES: dict[str, np.ndarray] = {}
+
+
+def class_table(name: str) -> np.ndarray:
+    """A feature's value on every holding class, indexed by length * 64 + top-card mask (0 where
+    the class cannot occur); computed once per feature."""
+    t = _CLASS_TABLES.get(name)
+    if t is None:
+        f = FEATURES[name].per_suit if name in FEATURES else AUX[name]
+        t = np.zeros(14 * 64, np.int64)
+        for n in range(14):
+            for m in range(64):
+                if 0 <= n - bin(m).count("1") <= SMALL_CARDS:
+                    t[n * 64 + m] = f(n, m)
+        _CLASS_TABLES[name] = t
+    return t
+
+
+# Columns a caller may add to a plan for its own use (not looked at by the formula): how many
+# of each honour rank the hand holds, and how many honours (A K Q J: "akqj") in all.
+AUX = {
+    "A": lambda n, m: int(bool(m & 1)), "K": lambda n, m: int(bool(m & 2)),
+    "Q": lambda n, m: int(bool(m & 4)), "J": lambda n, m: int(bool(m & 8)),
+    "akqj": lambda n, m: bin(m & 15).count("1"),
+}
+
+
+@lru_cache(maxsize=256)
+def _per_aux(name: str, avail: Available, si: int) -> np.ndarray:
+    ls, ms, _ = suit_classes(avail, si)
+    return class_table(name)[ls * 64 + ms]
 
 
 # --------------------------------------------------------------------------- planning
@@ -87,19 +119,32 @@ class Column:
     cap: int  # values above cap are stored as cap
 
 
+_FEATS: dict[int, tuple[Node, frozenset]] = {}
+
+
+def _feats(n: Node) -> frozenset[Feat]:
+    """feats(n), remembered per node object while a plan is made (see make_plan)."""
+    hit = _FEATS.get(id(n))
+    if hit is not None and hit[0] is n:
+        return hit[1]
+    if isinstance(n, Cmp):
+        out = frozenset(f for _, f in n.terms)
+    elif isinstance(n, (Pattern, Shape)):
+        out = frozenset(Feat("len", s) for s in SUITS)
+    else:
+        out = frozenset().union(*(_feats(c) for c in n.children()))
+    _FEATS[id(n)] = (n, out)
+    return out
+
+
 def _local_suit(n: Node) -> str | None:
     """The one suit a formula looks at, if it looks at a single suit only (lengths included)."""
     if isinstance(n, (Pattern, Shape)):
         return None
-    fs = _feats(n)
-    suits = {f.suit for f in fs}
+    suits = {f.suit for f in _feats(n)}
     if len(suits) == 1 and None not in suits:
         return next(iter(suits))
     return None
-
-
-def _feats(n: Node) -> set[Feat]:
-    return feats(n)
 
 
 def _only_length(n: Node) -> bool:
@@ -132,7 +177,10 @@ def make_plan(formula: Node) -> tuple[Plan, Node]:
     for s in SUITS:
         plan.col(("len", s), BIG)
     plan.col(("hcp", None), BIG)
-    rewritten = _rewrite(formula, plan)
+    try:
+        rewritten = _rewrite(formula, plan)
+    finally:
+        _FEATS.clear()
     _numeric_columns(rewritten, plan)
     return plan, rewritten
 
@@ -291,6 +339,8 @@ def _contribution(col: Column, avail: Available, si: int) -> np.ndarray:
         if lsuit != suit:
             return np.zeros_like(ls)
         return _local_value(node, suit, ls, ms, avail, si).astype(np.int64)
+    if kind == "aux":
+        return _per_aux(col.key[1], avail, si)
     if kind == "count":
         _, how, parts = col.key
         out = np.zeros_like(ls)
@@ -303,6 +353,749 @@ def _contribution(col: Column, avail: Available, si: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- the programme
+# States are packed into one int64 each: every column gets a bit field (the suit lengths on
+# top, spades highest, then the HCP, then the other columns), so that adding a holding's
+# contribution to a state is one integer addition.  Three things keep the programme small:
+#
+# * a state whose length prefix no allowed pattern extends is dropped;
+# * a column that no pattern extending a state's length prefix looks at is zeroed, so that
+#   states differing only in it merge (the formula, once the lengths are known, often
+#   looks at the HCP alone);
+# * the last suit is never tabulated: its pairs are evaluated and summed straight into the
+#   answers (counts by pattern and HCP, and the completions of every third-suit state).
+
+PAT_CODE = np.array([(a << 12) | (b << 8) | (c << 4) | d for a, b, c, d in ALL_PATTERNS], np.int64)
+CODE_TO_PAT = np.full(1 << 16, -1, np.int64)
+CODE_TO_PAT[PAT_CODE] = np.arange(len(ALL_PATTERNS))
+PAT_LENGTHS = np.array(ALL_PATTERNS, np.int64)
+NHCP = 38  # HCP 0..37
+_PREFIX_MASK = [(0xFFFF << (16 - 4 * k)) & 0xFFFF for k in range(5)]
+
+
+@dataclass
+class Layout:
+    """Where each column of a plan lives in the packed state."""
+
+    plan: Plan
+    caps: np.ndarray
+    offs: np.ndarray
+    masks: np.ndarray
+    low: int  # offset of the length fields; ``key >> low`` is the 16-bit length code
+    recap: list[int]  # columns to bring back under their cap after each addition
+    base_bits: int  # the length and HCP fields, never zeroed
+
+    def column(self, keys: np.ndarray, j: int) -> np.ndarray:
+        return (keys >> int(self.offs[j])) & int(self.masks[j])
+
+    def field(self, j: int) -> int:
+        return int(self.masks[j]) << int(self.offs[j])
+
+    def pack(self, values: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(values), np.int64)
+        for j in range(values.shape[1]):
+            out |= values[:, j].astype(np.int64) << int(self.offs[j])
+        return out
+
+
+def _layout(plan: Plan, contribs: list[np.ndarray]) -> Layout | None:
+    """Bit fields for a plan; None if the state does not fit in 62 bits."""
+    cols = plan.columns
+    reach = sum(c.max(axis=0) for c in contribs).astype(np.int64)
+    caps = np.minimum(np.array([c.cap for c in cols], np.int64), reach)
+    most = np.maximum.reduce([c.max(axis=0) for c in contribs]).astype(np.int64)
+    len_cols = [plan.index[("len", s)] for s in SUITS]
+    hcp_col = plan.index[("hcp", None)]
+    widths = np.zeros(len(cols), np.int64)
+    recap = []
+    for j in range(len(cols)):
+        if j in len_cols:
+            widths[j] = 4
+        elif caps[j] >= reach[j]:
+            widths[j] = max(1, int(reach[j]).bit_length())
+        else:
+            widths[j] = max(1, int(caps[j] + min(caps[j], most[j])).bit_length())
+            recap.append(j)
+    order = [j for j in range(len(cols)) if j not in len_cols and j != hcp_col] + [hcp_col] + len_cols[::-1]
+    offs = np.zeros(len(cols), np.int64)
+    at = 0
+    for j in order:
+        offs[j] = at
+        at += int(widths[j])
+    if at > 62:
+        return None
+    masks = (np.ones(len(cols), np.int64) << widths) - 1
+    low = int(offs[len_cols[3]])
+    base = 0
+    for j in len_cols + [hcp_col]:
+        base |= int(masks[j]) << int(offs[j])
+    return Layout(plan, caps, offs, masks, low, recap, base)
+
+
+def _specialise(n: Node, plan: Plan, memo: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Per pattern, whether a (rewritten) formula is already true / already false by the
+    lengths alone: two boolean arrays over ALL_PATTERNS.  ``memo`` maps id(node) to
+    ((true, false), node, pure) for every node visited."""
+    key = id(n)
+    if key in memo:
+        return memo[key][0]
+    z = np.zeros(len(ALL_PATTERNS), bool)
+    if isinstance(n, ColTest):
+        out, pure = (z, z), False
+    elif isinstance(n, (Pattern, Shape)):
+        t = _pattern_truth(n)
+        out, pure = (t, ~t), True
+    elif isinstance(n, Cmp):
+        pure = all(f.name == "len" and f.suit for _, f in n.terms)
+        if pure:
+            t = _pattern_truth(n)
+            out = (t, ~t)
+        else:
+            out = (z, z)
+    elif isinstance(n, (And, Or)):
+        parts = [_specialise(c, plan, memo) for c in n.items]
+        pure = all(memo[id(c)][2] for c in n.items)
+        if isinstance(n, And):
+            out = (np.logical_and.reduce([p[0] for p in parts]) if parts else ~z,
+                   np.logical_or.reduce([p[1] for p in parts]) if parts else z)
+        else:
+            out = (np.logical_or.reduce([p[0] for p in parts]) if parts else z,
+                   np.logical_and.reduce([p[1] for p in parts]) if parts else ~z)
+    elif isinstance(n, Not):
+        t, f = _specialise(n.item, plan, memo)
+        out, pure = (f, t), memo[id(n.item)][2]
+    else:
+        raise TypeError(f"cannot specialise {n!r}")
+    memo[key] = (out, n, pure)
+    return out
+
+
+def _relevance(n: Node, plan: Plan, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Per pattern: can the formula hold (not false by the lengths alone), and which bits of
+    the state it still looks at (the length and HCP fields always)."""
+    memo: dict = {}
+    t, f = _specialise(n, plan, memo)
+    keep = np.full(len(ALL_PATTERNS), lay.base_bits, np.int64)
+
+    def walk(x: Node, live: np.ndarray):
+        if not live.any():
+            return
+        if isinstance(x, ColTest):
+            keep[live] |= lay.field(plan.index[x.key])
+            return
+        if isinstance(x, Cmp):
+            for _, ft in x.terms:
+                k = _feature_key(ft)
+                if k in plan.index:
+                    keep[live] |= lay.field(plan.index[k])
+            return
+        if memo[id(x)][2]:
+            return
+        for c in x.children():
+            ct, cf = _specialise(c, plan, memo)
+            walk(c, live & ~(ct | cf))
+
+    walk(n, ~(t | f))
+    return ~f, keep
+
+
+@dataclass
+class SuitStep:
+    """The distinct contributions of one suit's holding classes to the packed state."""
+
+    keys: np.ndarray  # (c,) packed contribution
+    counts: np.ndarray  # (c,) number of holdings
+    length: np.ndarray  # (c,) cards in the suit
+    of_class: np.ndarray  # class index -> contribution index
+
+
+class SeatTable:
+    """One seat's programme: every state after 0..3 suits, and the exact answers.
+
+    ``ph[p, h]`` is the number of hands satisfying the formula with pattern ALL_PATTERNS[p]
+    and h HCP (float64: one seat's counts stay below 2**53, so they are exact).  ``aux`` is
+    the number of hands by the values of the aux columns asked for (and the HCP, last).
+    :meth:`sample` draws hands uniformly from those satisfying the formula."""
+
+    def __init__(self, formula, avail, layout, rewritten, steps, keys, counts, shaper, viable,
+                 viable_code, evaluate, aux_cols):
+        self.formula, self.avail, self.layout, self.rewritten = formula, avail, layout, rewritten
+        self.steps: list[SuitStep] = steps
+        self.keys: list[np.ndarray] = keys  # per level 0..3: sorted distinct states
+        self.counts: list[np.ndarray] = counts
+        self.shaper: _Shaper = shaper
+        self.viable, self.viable_code = viable, viable_code
+        self.evaluate: _Evaluator | None = evaluate
+        self.aux_cols = aux_cols
+        self.aux_names = tuple(c.key[1] for c in (layout.plan.columns[j] for j in aux_cols))
+        self.lite = shaper.lite[1] if shaper.lite is not None else None
+        self._backward: dict = {}
+
+    @property
+    def hands(self) -> float:
+        return float(self.ph.sum())
+
+    def result(self) -> Result:
+        by_pat = self.ph.sum(axis=1)
+        pats = {ALL_PATTERNS[i]: float(by_pat[i]) for i in np.flatnonzero(by_pat)}
+        hs = np.flatnonzero(self.ph.sum(axis=0))
+        return Result(pats, (int(hs[0]), int(hs[-1])) if len(hs) else None, float(by_pat.sum()))
+
+    # ------------------------------------------------------------------ the last suit
+    def _blocks(self, rows_of_level3: np.ndarray | None = None, pat_ok=None, hcp_ok=None):
+        """The last suit's pairs, one pattern group at a time: yields (rows, contribution
+        indices, summed keys as a (rows, contributions) block, weights of the same shape:
+        the holdings of the last suit where the formula (and the condition) holds)."""
+        lay, step = self.layout, self.steps[3]
+        keys = self.keys[3]
+        base = np.arange(len(keys)) if rows_of_level3 is None else rows_of_level3
+        used = _used(keys[base], lay.low)
+        hcp_j = lay.plan.index[("hcp", None)]
+        for n in np.unique(step.length):
+            rows = base[used == 13 - n]
+            code = (keys[rows] >> lay.low) + n
+            good = self.viable_code[code]
+            if pat_ok is not None:
+                good &= pat_ok[CODE_TO_PAT[code]] > 0
+            rows, code = rows[good], code[good]
+            if len(rows) == 0:
+                continue
+            pidx = CODE_TO_PAT[code]
+            g = None
+            if self.evaluate is not None:
+                g = self.evaluate.gid[pidx]
+                order = np.argsort(g, kind="stable")
+                rows, pidx, g = rows[order], pidx[order], g[order]
+            cs = np.flatnonzero(step.length == n)
+            ck, cc = step.keys[cs], step.counts[cs]
+            per = max(1, _PAIRS // len(cs))
+            start = 0
+            while start < len(rows):
+                stop = min(len(rows), start + per)
+                gi = None
+                if g is not None:  # one group at a time
+                    stop = min(stop, int(np.searchsorted(g, g[start], side="right")))
+                    gi = int(g[start])
+                    if self.evaluate.formulas[gi] == FALSE:
+                        start = stop
+                        continue
+                r = rows[start:stop]
+                new = keys[r][:, None] + ck[None, :]
+                w = np.broadcast_to(cc, new.shape).copy()
+                if gi is not None and self.evaluate.formulas[gi] != TRUE:
+                    w *= self.evaluate.truth_of(gi, new.ravel()).reshape(new.shape)
+                if hcp_ok is not None:
+                    w *= hcp_ok[lay.column(new, hcp_j)]
+                if self.shaper.most is not None:
+                    w *= lay.column(new, self.shaper.most[0]) <= self.shaper.most[1]
+                if pat_ok is not None and pat_ok.dtype.kind == "f":  # weights by pattern
+                    w *= pat_ok[pidx[start:stop]][:, None]
+                yield r, pidx[start:stop], cs, new, w
+                start = stop
+
+    def finish(self) -> None:
+        lay = self.layout
+        hcp_j = lay.plan.index[("hcp", None)]
+        ph = np.zeros(len(ALL_PATTERNS) * NHCP)
+        completions = np.zeros(len(self.keys[3]))
+        shape = tuple(int(lay.caps[j]) + 1 for j in self.aux_cols) + (NHCP,)
+        aux = np.zeros(int(np.prod(shape))) if self.aux_cols else None
+        counts = self.counts[3]
+        for r, pidx, _, new, w in self._blocks():
+            completions[r] += w.sum(axis=1)
+            if aux is not None:
+                new = self.shaper.final(new)
+            pc = (counts[r][:, None] * w).ravel()
+            h = lay.column(new, hcp_j).ravel()
+            ph += np.bincount((pidx[:, None] * NHCP + lay.column(new, hcp_j)).ravel(), weights=pc,
+                              minlength=len(ph))
+            if aux is not None:
+                code = np.zeros(new.size, np.int64)
+                for j in self.aux_cols:  # the last suit is added without capping
+                    code = code * (int(lay.caps[j]) + 1) + np.minimum(lay.column(new, j).ravel(), int(lay.caps[j]))
+                aux += np.bincount(code * NHCP + h, weights=pc, minlength=len(aux))
+        self.ph = ph.reshape(len(ALL_PATTERNS), NHCP)
+        self.completions = completions
+        self.aux = aux.reshape(shape) if aux is not None else None
+
+    def restrict(self, pat_ok: np.ndarray) -> SeatTable:
+        """The table of this formula and a condition on the suit lengths alone (``pat_ok``, by
+        pattern): the same states, fewer patterns at the end (no programme run again)."""
+        import copy
+
+        t = copy.copy(self)
+        t.viable = self.viable & pat_ok
+        t.viable_code = np.zeros(1 << 16, bool)
+        t.viable_code[PAT_CODE[t.viable]] = True
+        t._backward = {}
+        for name in ("_class_index", "_low"):
+            if name in t.__dict__:
+                del t.__dict__[name]
+        t.finish()
+        return t
+
+    # ------------------------------------------------------------------ concrete hands
+    def holds(self, cls: np.ndarray) -> np.ndarray:
+        """The formula's truth on n concrete hands given as (n, 4) holding classes
+        (length * 64 + top-card mask), by the same packed evaluation as the programme."""
+        if not hasattr(self, "_class_index"):
+            self._class_index = []
+            for si in range(4):
+                ls, ms, _ = suit_classes(self.avail, si)
+                look = np.full(14 * 64, -1, np.int64)
+                look[ls * 64 + ms] = np.arange(len(ls))
+                self._class_index.append(look)
+        lay = self.layout
+        keys = np.zeros(len(cls), np.int64)
+        bad = np.zeros(len(cls), bool)
+        for si in range(4):
+            idx = self._class_index[si][cls[:, si]]
+            bad |= idx < 0
+            keys = keys + self.steps[si].keys[self.steps[si].of_class[np.maximum(idx, 0)]]
+            if si < 3:
+                keys = _recap(keys, lay)
+        code = keys >> lay.low
+        ok = ~bad & self.viable_code[code]
+        if self.evaluate is not None and ok.any():
+            sel = np.flatnonzero(ok)
+            ok[sel] = self.evaluate(keys[sel], CODE_TO_PAT[code[sel]])
+        return ok
+
+    # ------------------------------------------------------------------ sampling
+    def _next(self, k: int, keys: np.ndarray) -> np.ndarray:
+        """Index in level k+1 of states reached by summed keys from level k (-1: none)."""
+        keys, ok = self.shaper(k, keys)
+        nxt = self.keys[k + 1]
+        idx = np.searchsorted(nxt, keys)
+        idx = np.minimum(idx, len(nxt) - 1)
+        found = ok & (len(nxt) > 0) & (nxt[idx] == keys) if len(nxt) else np.zeros(len(keys), bool)
+        return np.where(found, idx, -1)
+
+    def backward(self, pat_ok=None, hcp_ok=None) -> list[np.ndarray]:
+        """Per level 0..3, the number of ways each state completes to a hand of the formula
+        (and the condition)."""
+        ck = (None if pat_ok is None else pat_ok.tobytes(), None if hcp_ok is None else hcp_ok.tobytes())
+        if ck in self._backward:
+            return self._backward[ck]
+        prefix_ok = None
+        if pat_ok is not None:  # only the states on the way to an allowed pattern
+            prefix_ok = []
+            for k in range(4):
+                a = np.zeros(1 << 16, bool)
+                a[PAT_CODE[pat_ok > 0] & _PREFIX_MASK[k]] = True
+                prefix_ok.append(a)
+        b3 = np.zeros(len(self.keys[3]))
+        rows3 = None if prefix_ok is None else np.flatnonzero(prefix_ok[3][self.keys[3] >> self.layout.low])
+        for r, _, _, _, w in self._blocks(rows3, pat_ok, hcp_ok):
+            b3[r] += w.sum(axis=1)
+        out = [b3]
+        for k in (2, 1, 0):
+            keys, step, later = self.keys[k], self.steps[k], out[0]
+            used = _used(keys, self.layout.low)
+            b = np.zeros(len(keys))
+            on_way = np.ones(len(keys), bool) if prefix_ok is None else prefix_ok[k][keys >> self.layout.low]
+            for n in np.unique(step.length):
+                rows = np.flatnonzero((used <= 13 - n) & on_way)
+                cs = np.flatnonzero(step.length == n)
+                if len(rows) == 0:
+                    continue
+                per = max(1, _PAIRS // len(cs))
+                for i in range(0, len(rows), per):
+                    r = rows[i:i + per]
+                    idx = self._next(k, (keys[r][:, None] + step.keys[cs][None, :]).ravel()).reshape(len(r), len(cs))
+                    v = np.where(idx >= 0, later[np.maximum(idx, 0)], 0.0) * step.counts[cs][None, :]
+                    b[r] += v.sum(axis=1)
+            out.insert(0, b)
+        self._backward[ck] = out
+        return out
+
+    def sample(self, n: int, rng: np.random.Generator, pat_ok=None, hcp_ok=None) -> np.ndarray | None:
+        """n hands drawn uniformly from those satisfying the formula (and the condition), as
+        (n, 4) indices into each suit's holding classes (:func:`suit_classes`); None if none.
+
+        ``pat_ok`` (booleans by pattern) or ``hcp_ok`` (by HCP) restrict the hands; float
+        ``pat_ok`` weighs each pattern instead (1 / its count: every pattern equally likely)."""
+        back = self.backward(pat_ok, hcp_ok)
+        if back[0][0] <= 0:
+            return None
+        state = np.zeros(n, np.int64)
+        chosen = np.zeros((n, 4), np.int64)
+        for k in range(4):
+            step = self.steps[k]
+            uniq, inv = np.unique(state, return_inverse=True)
+            inv = inv.ravel()
+            keys = self.keys[k][uniq]
+            new = keys[:, None] + step.keys[None, :]
+            used = _used(keys, self.layout.low)
+            if k < 3:
+                fits = (used[:, None] + step.length[None, :]) <= 13
+                idx = self._next(k, new.ravel()).reshape(new.shape)
+                w = np.where((idx >= 0) & fits, back[k + 1][np.maximum(idx, 0)], 0.0) * step.counts[None, :]
+            else:
+                w = np.zeros(new.shape)
+                pos = {int(u): i for i, u in enumerate(uniq)}
+                for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
+                    w[np.fromiter((pos[int(x)] for x in r), np.int64, len(r))[:, None], cs[None, :]] = ww
+                idx = None
+            cum = np.cumsum(w, axis=1)
+            target = rng.random(n) * cum[inv, -1]
+            pick = np.minimum((cum[inv] <= target[:, None]).sum(axis=1), w.shape[1] - 1)
+            chosen[:, k] = pick
+            if k < 3:
+                state = idx[inv, pick]
+        # from each suit's contribution to one of its holding classes, weighted by their counts
+        out = np.zeros((n, 4), np.int64)
+        for k in range(4):
+            step = self.steps[k]
+            _, _, cls_counts = suit_classes(self.avail, k)
+            order = np.argsort(step.of_class, kind="stable")
+            grp = step.of_class[order]
+            cum = np.cumsum(cls_counts[order])
+            starts = np.searchsorted(grp, np.arange(len(step.keys)))
+            before = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0.0)
+            c = chosen[:, k]
+            target = before[c] + rng.random(n) * step.counts[c]
+            pos = np.searchsorted(cum, target, side="right")
+            out[:, k] = order[np.minimum(pos, len(order) - 1)]
+        return out
+
+
+def _used(keys: np.ndarray, low: int) -> np.ndarray:
+    code = keys >> low
+    return (code >> 12) + ((code >> 8) & 15) + ((code >> 4) & 15) + (code & 15)
+
+
+def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
+    for j in lay.recap:
+        off, cap = int(lay.offs[j]), int(lay.caps[j])
+        v = (keys >> off) & int(lay.masks[j])
+        keys = keys - (np.maximum(v - cap, 0) << off)
+    return keys
+
+
+def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if len(keys) == 0:
+        return keys, counts
+    uniq, inv = np.unique(keys, return_inverse=True)
+    return uniq, np.bincount(inv.ravel(), weights=counts, minlength=len(uniq))
+
+
+_PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
+
+
+def _pairs(keys, counts, used, step: SuitStep, last: bool):
+    """Yield (row index, contribution index, summed keys) in chunks, length-feasible only."""
+    for n in np.unique(step.length):
+        rows = np.flatnonzero(used == 13 - n) if last else np.flatnonzero(used <= 13 - n)
+        if len(rows) == 0:
+            continue
+        cs = np.flatnonzero(step.length == n)
+        per = max(1, _PAIRS // len(cs))
+        for i in range(0, len(rows), per):
+            r = rows[i:i + per]
+            yield np.repeat(r, len(cs)), np.tile(cs, len(r)), (keys[r][:, None] + step.keys[cs][None, :]).ravel()
+
+
+def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> list[SuitStep]:
+    out = []
+    for si in range(4):
+        ls, _, cs = suit_classes(avail, si)
+        vals = np.minimum(contribs[si], lay.caps)
+        ck = lay.pack(vals)
+        uniq, inv = np.unique(ck, return_inverse=True)
+        cnt = np.bincount(inv.ravel(), weights=cs, minlength=len(uniq))
+        length = (uniq >> int(lay.offs[plan.index[("len", SUITS[si])]])) & 15
+        out.append(SuitStep(uniq, cnt, length, inv.ravel()))
+    return out
+
+
+def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = (),
+               lite: int | None = None, max_honours: int | None = None,
+               honour_cap: int | None = None) -> SeatTable | None:
+    """Run the packed programme for a formula; None when its state does not fit 62 bits.
+
+    ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``);
+    ``honour_cap=t`` counts them by their number of honours (A K Q J) capped at t.  With
+    ``lite=t`` the aux columns are ("akqj", "A", "K", "Q", "J"): the honour count capped
+    at t, and which honours only while fewer than t are held (what the cards left to the other
+    seats look like at the top, where it can matter), so that few states are added."""
+    plan, rewritten = make_plan(formula)
+    if lite is not None:
+        aux = ("akqj", "A", "K", "Q", "J")
+    for name in aux:
+        plan.col(("aux", name), lite if (lite is not None and name == "akqj") else BIG)
+    if max_honours is not None:  # only hands with at most that many honours (A K Q J)
+        plan.col(("aux", "akqj"), max_honours + 1)
+    if honour_cap is not None:  # hands counted by their number of honours, capped
+        aux = ("akqj",)
+        plan.col(("aux", "akqj"), honour_cap)
+    contribs = [np.stack([_contribution(c, avail, si) for c in plan.columns], axis=1) for si in range(4)]
+    lay = _layout(plan, contribs)
+    if lay is None:
+        return None
+    viable, keep_p = _relevance(rewritten, plan, lay)
+    for name in aux:
+        keep_p |= lay.field(plan.index[("aux", name)])
+    if patterns is not None:
+        ok = np.zeros(len(ALL_PATTERNS), bool)
+        for p in patterns:
+            ok[CODE_TO_PAT[(p[0] << 12) | (p[1] << 8) | (p[2] << 4) | p[3]]] = True
+        viable &= ok
+    allowed, keep = [], []
+    for k in range(1, 4):
+        pref = PAT_CODE & _PREFIX_MASK[k]
+        a = np.zeros(1 << 16, bool)
+        a[pref[viable]] = True
+        m = np.zeros(1 << 16, np.int64)
+        np.bitwise_or.at(m, pref[viable], keep_p[viable])
+        allowed.append(a)
+        keep.append(m)
+    steps = _suit_steps(plan, lay, contribs, avail)
+    lite_rule = None
+    if lite is not None:
+        hj = plan.index[("aux", "akqj")]
+        lite_rule = (hj, lite, sum(lay.field(plan.index[("aux", r)]) for r in "AKQJ"))
+    most = None if max_honours is None else (plan.index[("aux", "akqj")], max_honours)
+    if most is not None:
+        keep_p |= lay.field(most[0])
+        keep = [m | lay.field(most[0]) for m in keep]
+    evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
+    # the most HCP a hand can hold for the formula to hold, per pattern (partial sums only grow)
+    hcp_cap = None
+    if evaluate is not None:
+        most_hcp = evaluate.hcp_ceiling()[evaluate.gid]
+        hcp_cap = []
+        for k in range(1, 4):
+            pref = PAT_CODE & _PREFIX_MASK[k]
+            m = np.full(1 << 16, -1, np.int64)
+            np.maximum.at(m, pref[viable], most_hcp[viable])
+            hcp_cap.append(m)
+    shaper = _Shaper(lay, allowed, keep, lite_rule, most, hcp_cap)
+    keys = np.zeros(1, np.int64)
+    counts = np.ones(1)
+    levels_k, levels_c = [keys], [counts]
+    for si in range(3):
+        used = _used(keys, lay.low)
+        out_k, out_c = [], []
+        for r, c, new in _pairs(keys, counts, used, steps[si], last=False):
+            new, ok = shaper(si, new)
+            out_k.append(new[ok])
+            out_c.append(counts[r[ok]] * steps[si].counts[c[ok]])
+        if out_k:
+            keys, counts = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c))
+        else:
+            keys, counts = np.zeros(0, np.int64), np.zeros(0)
+        levels_k.append(keys)
+        levels_c.append(counts)
+    viable_code = np.zeros(1 << 16, bool)
+    viable_code[PAT_CODE[viable]] = True
+    t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
+                  evaluate, tuple(plan.index[("aux", name)] for name in aux))
+    t.finish()
+    return t
+
+
+class _Shaper:
+    """What happens to a state after a suit is added: capped columns back under their caps,
+    dropped if no allowed pattern extends its lengths, unlooked-at columns zeroed."""
+
+    def __init__(self, lay: Layout, allowed, keep, lite_rule, most=None, hcp_cap=None):
+        self.lay, self.allowed, self.keep, self.lite, self.most = lay, allowed, keep, lite_rule, most
+        self.hcp_cap = hcp_cap
+        self.hcp_j = lay.plan.index[("hcp", None)]
+
+    def __call__(self, k: int, keys: np.ndarray):
+        keys = _recap(keys, self.lay)
+        code = keys >> self.lay.low
+        ok = self.allowed[k][code]
+        if self.hcp_cap is not None:
+            ok &= self.lay.column(keys, self.hcp_j) <= self.hcp_cap[k][code]
+        if self.most is not None:
+            ok &= self.lay.column(keys, self.most[0]) <= self.most[1]
+        keys = keys & self.keep[k][code]
+        if self.lite is not None:
+            keys = self.final(keys)
+        return keys, ok
+
+    def final(self, keys: np.ndarray) -> np.ndarray:
+        """The lite honour columns of full hands: which honours only below the honour cap."""
+        if self.lite is None:
+            return keys
+        hj, t, bits = self.lite
+        v = self.lay.column(keys, hj)
+        keys = np.where(v >= t, keys & ~np.int64(bits), keys)
+        off = int(self.lay.offs[hj])
+        return keys - (np.maximum(v - t, 0) << off)
+
+
+_TRUTH_TABLES: dict = {}
+
+
+class _Evaluator:
+    """A rewritten formula evaluated on packed states, one pattern group at a time.
+
+    Patterns on which the same sub-formulas are settled by the lengths alone share one
+    specialised formula (for a balanced pattern, "no opening" is often just an HCP test);
+    each state is evaluated with the small formula of its pattern's group."""
+
+    def __init__(self, n: Node, lay: Layout):
+        self.lay = lay
+        memo: dict = {}
+        t, f = _specialise(n, lay.plan, memo)
+        cols = [t, f]
+
+        def walk(x: Node, live: np.ndarray):  # constness of the nodes a live parent looks at
+            if not live.any() or memo[id(x)][2] or not isinstance(x, (And, Or, Not)):
+                return
+            for c in x.children():
+                ct, cf = memo[id(c)][0]
+                cols.extend((ct & live, cf & live))
+                walk(c, live & ~(ct | cf))
+
+        walk(n, ~(t | f))
+        packed = np.packbits(np.stack(cols, axis=1), axis=1)
+        seen: dict[bytes, int] = {}
+        gid = np.array([seen.setdefault(row.tobytes(), len(seen)) for row in packed], np.int64)
+        first = np.zeros(len(seen), np.int64)
+        first[gid[::-1]] = np.arange(len(gid))[::-1]
+        index: dict[Node, int] = {}
+        merged = np.array([index.setdefault(self._specialised(n, int(p), memo), len(index)) for p in first])
+        self.gid = merged[gid.ravel()]
+        self.formulas = list(index)
+        self.tables = [self._table(f) for f in self.formulas]
+
+    def _columns(self, f: Node) -> list[int]:
+        plan = self.lay.plan
+        out: set[int] = set()
+
+        def walk(x):
+            if isinstance(x, ColTest):
+                out.add(plan.index[x.key])
+            elif isinstance(x, Cmp):
+                out.update(plan.index[_feature_key(ft)] for _, ft in x.terms)
+            for c in x.children():
+                walk(c)
+
+        walk(f)
+        return sorted(out)
+
+    def _table(self, f: Node):
+        """A truth table over the bits of the columns f looks at, when they are few."""
+        if f in (TRUE, FALSE):
+            return None
+        cols = self._columns(f)
+        widths = [int(self.lay.masks[j]).bit_length() for j in cols]
+        if sum(widths) > 16:
+            return None
+        key = (f, tuple(self.lay.plan.columns[j].key for j in cols), tuple(widths))
+        hit = _TRUTH_TABLES.get(key)
+        if hit is None:
+            table, _, shifts = self._make_table(f, cols, widths)
+            hit = _TRUTH_TABLES[key] = (table, shifts)
+            if len(_TRUTH_TABLES) > 4096:
+                _TRUTH_TABLES.pop(next(iter(_TRUTH_TABLES)))
+        return hit[0], cols, hit[1]  # the same column keys in the same order: this plan's indices
+
+    def _make_table(self, f: Node, cols: list[int], widths: list[int]):
+        size = 1 << sum(widths)
+        idx = np.arange(size, dtype=np.int64)
+        values, shifts, at = {}, [], 0
+        for j, w in zip(cols, widths, strict=True):
+            values[j] = (idx >> at) & ((1 << w) - 1)
+            shifts.append(at)
+            at += w
+        plan = self.lay.plan
+
+        def other(x: Node):
+            if isinstance(x, ColTest):
+                return _compare(values[plan.index[x.key]], x.op, x.value)
+            return None
+
+        table = _truth(f, size, lambda ft: values[plan.index[_feature_key(ft)]], other)
+        return table, cols, shifts
+
+    def _specialised(self, n: Node, p: int, memo: dict) -> Node:
+        (t, f), _, _ = memo[id(n)]
+        if t[p]:
+            return TRUE
+        if f[p]:
+            return FALSE
+        if isinstance(n, And):
+            return conj([self._specialised(c, p, memo) for c in n.items])
+        if isinstance(n, Or):
+            return disj([self._specialised(c, p, memo) for c in n.items])
+        if isinstance(n, Not):
+            return negate(self._specialised(n.item, p, memo))
+        return n
+
+    def __call__(self, keys: np.ndarray, pidx: np.ndarray) -> np.ndarray:
+        g = self.gid[pidx]
+        out = np.zeros(len(keys), bool)
+        order = np.argsort(g, kind="stable")
+        gs = g[order]
+        cuts = np.flatnonzero(np.diff(gs)) + 1
+        for s, e in zip(np.concatenate(([0], cuts)), np.concatenate((cuts, [len(gs)])), strict=True):
+            if s == e:
+                continue
+            f = self.formulas[int(gs[s])]
+            if f == TRUE:
+                out[order[s:e]] = True
+            elif f != FALSE:
+                rows = order[s:e]
+                out[rows] = self.truth_of(int(gs[s]), keys[rows])
+        return out
+
+    def hcp_ceiling(self) -> np.ndarray:
+        """Per group, the most HCP with which its formula can hold (whatever the other columns
+        are); 37 where the formula does not bound it, -1 where it never holds."""
+        hj = self.lay.plan.index[("hcp", None)]
+        out = np.full(len(self.formulas), 37, np.int64)
+        for gi, f in enumerate(self.formulas):
+            if f == FALSE:
+                out[gi] = -1
+                continue
+            t = self.tables[gi]
+            if t is None:
+                continue
+            table, cols, shifts = t
+            if hj not in cols:
+                continue
+            i = cols.index(hj)
+            w = int(self.lay.masks[hj]).bit_length()
+            idx = np.flatnonzero(table)
+            if len(idx) == 0:
+                out[gi] = -1
+                continue
+            out[gi] = int(((idx >> shifts[i]) & ((1 << w) - 1)).max())
+        return out
+
+    def truth_of(self, gi: int, keys: np.ndarray) -> np.ndarray:
+        t = self.tables[gi]
+        if t is None:
+            return self.truth(self.formulas[gi], keys)
+        table, cols, shifts = t
+        idx = np.zeros(len(keys), np.int64)
+        for j, s in zip(cols, shifts, strict=True):
+            idx |= self.lay.column(keys, j) << s
+        return table[idx]
+
+    def truth(self, f: Node, keys: np.ndarray) -> np.ndarray:
+        lay, plan = self.lay, self.lay.plan
+        cache: dict[int, np.ndarray] = {}
+
+        def col(j: int) -> np.ndarray:
+            if j not in cache:
+                cache[j] = lay.column(keys, j)
+            return cache[j]
+
+        def other(x: Node):
+            if isinstance(x, ColTest):
+                return _compare(col(plan.index[x.key]), x.op, x.value)
+            return None
+
+        return _truth(f, len(keys), lambda ft: col(plan.index[_feature_key(ft)]), other)
+
+
+# The programme for plans too wide to pack: rows of columns, deduplicated after each suit.
 @dataclass
 class Table:
     """Distinct column values reached by some hand, with the number of hands for each."""
@@ -471,6 +1264,14 @@ def solve(formula: Node, avail: Available = Available(), patterns=None) -> Resul
 
 
 def _solve(formula: Node, avail: Available, patterns) -> Result:
+    t = build_seat(formula, avail, patterns)
+    if t is not None:
+        return t.result()
+    return _solve_rows(formula, avail, patterns)
+
+
+def _solve_rows(formula: Node, avail: Available, patterns) -> Result:
+    """The row-based programme, for plans whose state does not pack into 62 bits."""
     plan, rewritten = make_plan(formula)
     table = build_table(plan, avail, patterns)
     if rewritten == TRUE:

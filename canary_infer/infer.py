@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from .auction import SEATS, Auction
 from .cards import SUITS, Hand
-from .engine import Available, Result, solve
+from .engine import ALL_PATTERNS, PAT_LENGTHS, Available, Result, SeatTable, _truth, build_seat, solve
 from .expr import TRUE, Node, conj, evaluate, feats
+from .joint import _length_only as length_only
 from .system import CallNode, System, load_system, read_auction
 
 OPPONENT_CALL = "a call by the side that did not open: the notes give the defenders' calls no meaning here"
@@ -63,18 +64,26 @@ class CallReading:
 
 @dataclass
 class SeatInference:
-    """What one seat can hold."""
+    """What one seat can hold, in the deals consistent with every seat's calls (and my hand).
+
+    ``hcp``, ``lengths`` and ``patterns`` are joint: every bound and pattern is attained by a
+    consistent deal (``proven``; else ``unproven`` lists what could not be settled in time and
+    is kept, so that nothing consistent is left out).  ``hands`` is the number of this seat's
+    hands that fit its own calls, from the unseen cards."""
 
     consistent: bool
     hcp: tuple[int, int] | None
     lengths: dict[str, tuple[int, int]] | None
     patterns: list[str]
-    hands: float  # number of 13-card hands (from the cards unseen) that fit
+    hands: float  # number of 13-card hands (from the cards unseen) that fit the seat's own calls
     known: bool = False  # the asker's own hand
     conflict: list[int] | None = None  # when no hand fits: positions of calls that contradict each other
     conflict_minimal: bool | None = None  # whether no call of ``conflict`` can be left out (proven)
     hand: Hand | None = None  # the asker's own hand, when known
     breaks: list[int] | None = None  # for the asker's own hand: positions of its calls the hand does not fit
+    proven: bool | None = True  # None: answered from the seat's own calls alone (not joint)
+    unproven: list[str] = field(default_factory=list)
+    distribution: object | None = None  # a joint.Distribution when probabilities were asked for
 
     def as_json(self) -> dict:
         out = {
@@ -83,6 +92,7 @@ class SeatInference:
             "lengths": {s: list(v) for s, v in self.lengths.items()} if self.lengths else None,
             "patterns": self.patterns,
             "hands": int(self.hands),
+            "proven": self.proven,
         }
         if self.conflict is not None:
             out["conflict"] = self.conflict
@@ -91,6 +101,16 @@ class SeatInference:
             out["known"] = True
             out["hand"] = self.hand.pbn() if self.hand is not None else None
             out["breaks"] = self.breaks or []
+        if self.unproven:
+            out["unproven"] = self.unproven
+        d = self.distribution
+        if d is not None:
+            out["probabilities"] = d.probabilities()
+            out["counts"] = d.counts()
+            out["exact"] = d.exact
+            if not d.exact:
+                out["samples"] = d.total
+                out["standard_errors"] = d.standard_errors()
         return out
 
 
@@ -100,16 +120,26 @@ class Inference:
     calls: list[CallReading]
     hands: dict[str, SeatInference] = field(default_factory=dict)
     trump: str | None = None  # the suit agreed at the end of the auction
+    deals: int | None = None  # deals consistent with all the calls (and my hand), when known exactly
+    exact: bool = True  # whether distributions and questions are exact (else estimated from samples)
+    asks: list = field(default_factory=list)  # joint.Answer for each --ask
+    no_deal: bool = False  # each seat's calls fit alone, but no deal fits them all
 
     def as_json(self) -> dict:
-        return {
+        out = {
             "auction": [str(c) for c in self.auction.calls],
             "dealer": self.auction.dealer,
             "calls": [c.as_json() for c in self.calls],
             "hands": {s: self.hands[s].as_json() for s in SEATS},
             "trump": self.trump,
+            "deals": self.deals,
             "error": None,
         }
+        if self.asks:
+            out["asks"] = [a.as_json() for a in self.asks]
+        if self.no_deal:
+            out["no_deal"] = True
+        return out
 
     def _repr_html_(self) -> str:
         """The calls and each seat's picture with suit symbols, for Jupyter."""
@@ -118,8 +148,11 @@ class Inference:
         return inference_html(self)
 
 
+_PATTERN_TEXT = {p: "-".join(map(str, p)) for p in ALL_PATTERNS}
+
+
 def _pattern(p) -> str:
-    return "-".join(map(str, p))
+    return _PATTERN_TEXT.get(tuple(p)) or "-".join(map(str, p))
 
 
 class Inferencer:
@@ -132,8 +165,10 @@ class Inferencer:
     contradict each other when no hand fits a seat."""
 
     def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
-                 conflict_seconds: float = 2.0):
+                 conflict_seconds: float = 2.0, budget: float = 2.0, joint: bool = False):
         self.system = system or load_system()
+        self.budget = budget  # CPU seconds for proofs when two or more unseen seats are constrained
+        self.joint = joint  # the default of infer(joint=...)
         if we is not None and we not in ("NS", "EW"):
             raise ValueError(f"--we takes NS or EW, got {we!r}")
         if vul is not None and vul not in ("NS", "EW", "both", "none"):
@@ -232,13 +267,46 @@ class Inferencer:
         key = (formulas, avail)
         if key in self._cache:
             return self._cache[key]
-        if len(formulas) > 1:
+        if not formulas:  # a seat whose calls say nothing: any hand from the unseen cards
+            from .joint import free_result
+
+            res = self._cache[key] = free_result(avail)
+            return res
+        t = self._table_chain(formulas, avail)
+        if t is not None:
+            res = t.result()
+        elif len(formulas) > 1:
             parent = self._solve_chain(formulas[:-1], avail)
             res = solve(conj(formulas), avail, patterns=list(parent.patterns)) if parent.patterns else parent
         else:
             res = solve(formulas[0] if formulas else TRUE, avail)
         self._cache[key] = res
         return res
+
+    def _table_chain(self, formulas: tuple[Node, ...], avail: Available, aux: tuple = (),
+                     honour_cap: int | None = None) -> SeatTable | None:
+        """A seat's table for its calls so far, pruned to the patterns its earlier calls allow."""
+        key = ("table", formulas, avail, aux, honour_cap)
+        if key in self._cache:
+            return self._cache[key]
+        patterns = None
+        if len(formulas) > 1 and length_only(formulas[-1]):
+            # a call that shows lengths only (most relay answers): the earlier calls' table,
+            # kept to the patterns it allows
+            parent = self._table_chain(formulas[:-1], avail, aux, honour_cap)
+            if parent is not None:
+                ok = _truth(formulas[-1], len(ALL_PATTERNS), lambda f: PAT_LENGTHS[:, SUITS.index(f.suit)])
+                t = self._cache[key] = parent.restrict(ok)
+                self._cache.setdefault((formulas, avail), t.result())
+                return t
+        if len(formulas) > 1:
+            parent = self._solve_chain(formulas[:-1], avail)
+            patterns = list(parent.patterns)
+        t = build_seat(conj(formulas) if formulas else TRUE, avail, patterns, aux=aux, honour_cap=honour_cap)
+        self._cache[key] = t
+        if t is not None:
+            self._cache.setdefault((formulas, avail), t.result())
+        return t
 
     def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
         """Positions of a set of the seat's calls that no hand can satisfy together (CP-SAT core)."""
@@ -321,6 +389,21 @@ class Inferencer:
         self._by_identity[fp] = (lines, res)
         return res
 
+    def _each_seat(self, inf: Inference, calls, formulas, known, avail) -> Inference:
+        """Each seat from its own calls alone (sound; not joint): ``proven`` is None."""
+        inf.exact = False
+        for seat in SEATS:
+            if known and known[0] == seat:
+                inf.hands[seat] = self._own_hand(calls, seat, known[1])
+                continue
+            res = self._solve_seat(calls, seat, avail)
+            pats, lengths = self._described(res)
+            inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands, proven=None)
+            if not res.consistent:
+                h = inf.hands[seat]
+                h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
+        return inf
+
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""
         key = id(res)
@@ -339,18 +422,79 @@ class Inferencer:
         return SeatInference(True, (hand.hcp, hand.hcp), lens, [hand.pattern], 1.0, known=True, hand=hand,
                              breaks=[])
 
-    def infer(self, auction: Auction, known: tuple[str, Hand] | None = None) -> Inference:
+    def infer(self, auction: Auction, known: tuple[str, Hand] | None = None, prob: bool = False,
+              asks: list[tuple[str, str, Node]] | None = None, samples: int = 20000,
+              joint: bool | None = None) -> Inference:
+        """What every seat can hold after the auction (and with my hand, if given).
+
+        ``joint`` (default: the Inferencer's ``joint``): every seat's answer from every seat's
+        calls and the shared deck, each bound and pattern attained by a consistent deal (the
+        command line always asks for it); else each seat from its own calls alone, which is
+        sound and cheaper (what a round trip over many deals needs).  With ``prob``, each seat
+        also gets its distributions (exact where the deal-level engine is, else from
+        ``samples`` deals drawn); ``asks`` are (question text, seat, formula) whose
+        probabilities are wanted.  Both imply ``joint``."""
+        from .joint import Joint
+
         calls = self.read(auction)
         inf = Inference(auction, calls, trump=self.trump(calls))
         avail = Available.excluding(known[1]) if known else Available()
+        formulas = {seat: self.seat_formulas(calls, seat) for seat in SEATS}
+        if not (self.joint if joint is None else joint) and not prob and not asks:
+            return self._each_seat(inf, calls, formulas, known, avail)
+        unseen = [s for s in SEATS if not (known and known[0] == s)]
+        constrained = [s for s in unseen if formulas[s]]
+        extra: dict = {}
+        if len(constrained) == 1:  # what the free seats' HCP needs of the constrained seat's honours
+            extra = {"aux": ("A", "K", "Q", "J")} if prob else {}
+        tables, single = {}, {}
         for seat in SEATS:
             if known and known[0] == seat:
                 inf.hands[seat] = self._own_hand(calls, seat, known[1])
                 continue
-            res = self._solve_seat(calls, seat, avail)
-            pats, lengths = self._described(res)
-            inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
+            if seat in constrained:
+                t = self._table_chain(formulas[seat], avail, **extra)
+                if t is None:
+                    tables = None
+                elif tables is not None:
+                    tables[seat] = t
+            res = self._solve_chain(formulas[seat], avail)
+            single[seat] = res
             if not res.consistent:
-                h = inf.hands[seat]
+                h = inf.hands[seat] = SeatInference(False, None, None, [], 0.0)
                 h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
+        if any(not single[s].consistent for s in single) or tables is None:
+            # a seat's own calls contradict each other (or the formulas are too wide to pack):
+            # the seats' own answers
+            for seat, res in single.items():
+                if seat not in inf.hands:
+                    pats, lengths = self._described(res)
+                    inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
+            inf.deals = 0 if any(not single[s].consistent for s in single) else None
+            inf.exact = False
+            return inf
+        jkey = ("joint", tuple(formulas[s] for s in SEATS), known, bool(prob))
+        joint = self._cache.get(jkey)
+        if joint is None:
+            joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget)
+            self._cache[jkey] = joint
+        inf.exact = joint.exact
+        inf.deals = joint.deals
+        for seat in unseen:
+            v = joint.seat(seat)
+            res = single[seat]
+            weight = {p: (w, res.patterns.get(p, 0.0)) for p, w in v.patterns.items()}
+            pats = [_pattern(p) for p, _ in sorted(weight.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))]
+            si = SeatInference(v.consistent, v.hcp, v.lengths(), pats, res.hands, proven=v.proven,
+                               unproven=list(v.unproven))
+            if prob and v.consistent:
+                si.distribution = joint.distribution(seat, samples)
+            inf.hands[seat] = si
+        if prob and known:
+            inf.hands[known[0]].distribution = joint.distribution(known[0], samples)
+        if not all(inf.hands[s].consistent for s in unseen):
+            inf.no_deal = True
+            inf.deals = 0
+        for text, seat, f in asks or []:
+            inf.asks.append(joint.ask(seat, f, text, samples))
         return inf

@@ -28,6 +28,7 @@ import json
 from collections.abc import Callable
 
 from .auction import Auction
+from .expr import TRUE
 from .infer import Inferencer
 from .system import CallNode, System, SystemFileError, format_system
 from .verify import auction_text, path_of
@@ -59,6 +60,7 @@ def unsatisfiable(system: System, inferencer: Inferencer | None = None, limit: i
     inf = inferencer or Inferencer(system)
     found: list[SystemFileError] = []
     seen: set[tuple[str, int]] = set()
+    asked: set[tuple] = set()
     todo = list(_calls(system, limit))
     for i, (prefix, node) in enumerate(todo):
         if progress:
@@ -69,8 +71,14 @@ def unsatisfiable(system: System, inferencer: Inferencer | None = None, limit: i
         except ValueError:
             continue
         calls = inf.read(auction)
+        if not calls[-1].defined or calls[-1].formula == TRUE:
+            continue  # what the caller showed before was checked at his earlier call
         seat = calls[-1].seat
-        res = inf._solve_chain(inf.seat_formulas(calls, seat), _avail())
+        chain = inf.seat_formulas(calls, seat)
+        if chain in asked:
+            continue  # the same question (a third-chair auction whose calls read as in first chair)
+        asked.add(chain)
+        res = inf._solve_chain(chain, _avail())
         if not res.consistent and (node.path, node.line) not in seen:
             seen.add((node.path, node.line))
             found.append(SystemFileError(node.path, node.line, f"no hand can make {_shown(text)}: it contradicts "

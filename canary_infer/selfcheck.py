@@ -6,8 +6,12 @@ evaluating them on a concrete hand, the other solving them over all hands; a han
 its inferred ranges is a *violation* (a bug in one of them).  ``none`` counts hands that fit
 no call the notes define at a point where they define some (gaps in the notes or the
 encoding), ``several`` hands that fit more than one (overlaps); ``undefined_stops`` auctions
-that reached a point where the notes define no call for the opening side.  Defenders,
-whose calls the notes do not describe, pass.
+that reached a point where the notes define no call for the opening side.  Both sides bid
+with the system (the defenders with the defence tree, the opening side over their
+interference); a defender passes where the notes define no call for him, or where his hand
+fits none of them and the notes give his pass no meaning (it then says nothing).
+``defenders="pass"`` makes the defenders pass throughout.  ``competitive`` counts the
+auctions in which a defender made a call other than pass.
 
 The deals are cut into blocks of :data:`BLOCK`; block ``b`` is dealt from its own generator,
 seeded with the seed and ``b``.  The deals are therefore a function of the seed alone (``-1``
@@ -46,6 +50,7 @@ class SelfCheck:
     none: int = 0
     several: int = 0
     completed: int = 0
+    competitive: int = 0  # auctions in which a defender made a call other than pass
     examples: list[dict] = field(default_factory=list)
     per_kind_examples: int = 5
     _kept: dict[str, int] = field(default_factory=dict)
@@ -63,7 +68,7 @@ class SelfCheck:
 
     def merge(self, other: SelfCheck) -> None:
         """Add a later block's counts (examples keep their deal order)."""
-        for name in ("deals", "violations", "undefined_stops", "none", "several", "completed"):
+        for name in ("deals", "violations", "undefined_stops", "none", "several", "completed", "competitive"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for e in other.examples:
             self.keep(**e)
@@ -89,7 +94,7 @@ class SelfCheck:
     def as_json(self) -> dict:
         return {"deals": self.deals, "violations": self.violations, "undefined_stops": self.undefined_stops,
                 "none": self.none, "several": self.several, "completed": self.completed,
-                "examples": self.examples, "coverage": self.coverage_json()}
+                "competitive": self.competitive, "examples": self.examples, "coverage": self.coverage_json()}
 
 
 def _new_coverage() -> dict:
@@ -116,17 +121,38 @@ class DealCheck:
     violations: list[tuple[str, str, list[str]]] = field(default_factory=list)  # seat, hand, problems
 
 
-def bid_out(deal: Deal, dealer: str, bidder: Bidder) -> DealCheck:
-    """Bid a deal with the system until the auction ends or the notes stop defining calls."""
+def _defender_passes(r, defenders: str) -> bool:
+    """A defender passes when told to, where the notes define no call for him, or where his hand
+    fits none of the calls they define and his pass is not one of them (so it says nothing)."""
+    if r.side != "defence":
+        return False
+    return (defenders == "pass" or r.status == "undefined"
+            or r.status == "none" and all(c.call != "P" for c in r.candidates))
+
+
+def competitive(auction: Auction) -> bool:
+    """Whether the side that did not open made a call other than pass.
+
+    >>> competitive(Auction.parse("1S 2C P P P")), competitive(Auction.parse("P 1S P 2H P P P"))
+    (True, False)
+    """
+    calls = [str(c) for c in auction.calls]
+    first = next((i for i, c in enumerate(calls) if c != "P"), None)
+    return first is not None and any(c != "P" for c in calls[first + 1::2])
+
+
+def bid_out(deal: Deal, dealer: str, bidder: Bidder, defenders: str = "system") -> DealCheck:
+    """Bid a deal with the system until the auction ends or the notes stop defining calls;
+    ``defenders`` is "system" (they bid with the system too) or "pass"."""
     auction = Auction([], dealer=dealer)
     out = DealCheck(auction, None)
     while not auction.is_complete:
         seat = auction.turn
         r = bidder.bid(deal[seat], auction)
+        if _defender_passes(r, defenders):
+            auction = auction.append("P")
+            continue
         if r.status == "undefined":
-            if r.side == "defence":
-                auction = auction.append("P")
-                continue
             out.stop = "undefined"
             break
         if r.status == "none":
@@ -151,12 +177,13 @@ def _problems(hand, got) -> list[str]:
     return problems
 
 
-def check_deal(deal: Deal, dealer: str, bidder: Bidder, inf: Inferencer, memo: dict | None = None) -> DealCheck:
+def check_deal(deal: Deal, dealer: str, bidder: Bidder, inf: Inferencer, memo: dict | None = None,
+               defenders: str = "system") -> DealCheck:
     """Bid a deal, infer from its auction, and list every hand outside what was inferred.
 
     ``memo`` (auction -> what was inferred, as pattern sets and HCP ranges) saves inferring the
     same auction twice."""
-    out = bid_out(deal, dealer, bidder)
+    out = bid_out(deal, dealer, bidder, defenders)
     inferred = memo.get(out.auction) if memo is not None else None
     if inferred is None:
         result = inf.infer(out.auction)
@@ -215,14 +242,15 @@ def dealt(n: int, seed: int) -> Iterable[tuple[int, Deal]]:
 
 
 def check_block(block: int, n: int, seed: int, bidder: Bidder, inf: Inferencer, memo: dict | None = None,
-                per_kind_examples: int = 5) -> SelfCheck:
+                per_kind_examples: int = 5, defenders: str = "system") -> SelfCheck:
     """Check the deals of one block (of a run of ``n`` deals)."""
     out = SelfCheck(per_kind_examples=per_kind_examples)
     rng = block_rng(seed, block)
     memo = {} if memo is None else memo
     for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
         deal = Deal.random(rng)
-        c = check_deal(deal, SEATS[i % 4], bidder, inf, memo)
+        c = check_deal(deal, SEATS[i % 4], bidder, inf, memo, defenders)
+        out.competitive += competitive(c.auction)
         opening, depth = _opening_and_depth(c.auction)
         cov = out.coverage.setdefault(opening, _new_coverage())
         cov["deals"] += 1
@@ -266,14 +294,14 @@ def _worker_init(infer_system, bid_system) -> None:
 
 
 def _worker_block(args) -> SelfCheck:
-    block, n, seed = args
-    return check_block(block, n, seed, _WORKER["bidder"], _WORKER["inf"], _WORKER["memo"])
+    block, n, seed, defenders = args
+    return check_block(block, n, seed, _WORKER["bidder"], _WORKER["inf"], _WORKER["memo"], defenders=defenders)
 
 
 _DASK_WORKER: dict = {}
 
 
-def _dask_block(block: int, n: int, seed: int, systems, token: str) -> SelfCheck:
+def _dask_block(block: int, n: int, seed: int, systems, token: str, defenders: str = "system") -> SelfCheck:
     """One block on a Dask worker; the worker keeps its inferencer across the run's blocks."""
     state = _DASK_WORKER.get(token)
     if state is None:
@@ -283,7 +311,7 @@ def _dask_block(block: int, n: int, seed: int, systems, token: str) -> SelfCheck
         state = _DASK_WORKER[token] = (inf, Bidder(bid_system if bid_system is not infer_system else inf.system),
                                        {})
     inf, bidder, memo = state
-    return check_block(block, n, seed, bidder, inf, memo)
+    return check_block(block, n, seed, bidder, inf, memo, defenders=defenders)
 
 
 def default_workers() -> int:
@@ -295,13 +323,13 @@ def default_workers() -> int:
 
 def run(deals: int, seed: int, inferencer: Inferencer | None = None,
         progress: Callable[[int, int], None] | None = None, workers: int = 1, engine: str = "local",
-        scheduler: str | None = None) -> SelfCheck:
+        scheduler: str | None = None, defenders: str = "system") -> SelfCheck:
     """Check ``deals`` random deals.  The result depends on ``deals`` and ``seed`` only.
 
     ``workers`` > 1 checks blocks in that many processes; ``engine="dask"`` sends them to a
     Dask cluster (``scheduler`` is its address; without one a local cluster of ``workers``
     processes is started and stopped).  Dask is an optional extra (``pip install
-    'canary-infer[dask]'``)."""
+    'canary-infer[dask]'``).  ``defenders="pass"`` makes the defenders pass throughout."""
     if deals < 0:
         raise ValueError(f"cannot check {deals} deals")
     inf = inferencer or Inferencer()
@@ -318,14 +346,14 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
             progress(done, deals)
 
     if engine == "dask":
-        for part in _run_dask(nblocks, deals, seed, inf, bidder, workers, scheduler):
+        for part in _run_dask(nblocks, deals, seed, inf, bidder, workers, scheduler, defenders):
             add(part)
     elif engine != "local":
         raise ValueError(f"unknown engine {engine!r} (local or dask)")
     elif workers <= 1 or nblocks <= 1:
         memo: dict = {}
         for b in range(nblocks):
-            add(check_block(b, deals, seed, bidder, inf, memo))
+            add(check_block(b, deals, seed, bidder, inf, memo, defenders=defenders))
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -335,7 +363,7 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
                                    initargs=(inf.system, bidder.system))
         try:
             # in order, so that examples keep the order of the deals
-            for part in pool.map(_worker_block, [(b, deals, seed) for b in range(nblocks)]):
+            for part in pool.map(_worker_block, [(b, deals, seed, defenders) for b in range(nblocks)]):
                 add(part)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)  # an interrupt does not wait for the queued blocks
@@ -347,7 +375,7 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
 
 
 def _run_dask(nblocks: int, n: int, seed: int, inf: Inferencer, bidder: Bidder, workers: int,
-              scheduler: str | None):
+              scheduler: str | None, defenders: str = "system"):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -365,7 +393,7 @@ def _run_dask(nblocks: int, n: int, seed: int, inf: Inferencer, bidder: Bidder, 
             systems = client.scatter([(inf.system, bidder.system)], broadcast=True)[0]
             token = uuid.uuid4().hex
             futures = client.map(_dask_block, range(nblocks), n=n, seed=seed, systems=systems, token=token,
-                                 pure=False)
+                                 defenders=defenders, pure=False)
             for fut in futures:  # in order: examples keep the order of the deals
                 yield fut.result()
     finally:

@@ -1840,15 +1840,18 @@ def _checked_stamp(texts: list[str]) -> Path | None:
     """Where the walk of every tree is remembered for these exact files (and this loader), so that
     it runs once per edit; None when the disk cache is off (``CANARY_INFER_CACHE=off``)."""
     import hashlib
-    import os
 
-    where = os.environ.get("CANARY_INFER_CACHE", "").strip()
-    if where.lower() in ("off", "0", "no", "false", "none", "disabled"):
+    from .cache import CacheConfigError, folder
+
+    try:
+        base = folder()
+    except CacheConfigError:
+        return None  # the command reports a bad setting itself
+    if base is None:
         return None
     h = hashlib.sha256(Path(__file__).read_bytes())
     for t in texts:
         h.update(b"\0" + t.encode("utf-8"))
-    base = Path(where).expanduser() if where else Path.home() / ".cache" / "canary-infer"
     return base / "systems" / f"checked-{h.hexdigest()[:32]}"
 
 

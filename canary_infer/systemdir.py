@@ -111,7 +111,42 @@ def load(source: SystemSource | str | Path | None = None):
             raise SystemDirError(str(p), f"not UTF-8 text (byte {e.start})") from None
         except OSError as e:
             raise SystemDirError(str(p), f"cannot read the file: {e.strerror or e}") from None
-    return system_module.load_system(files)
+    system = system_module.load_system(files)
+    _check_calls(system)
+    return system
+
+
+def _check_calls(system) -> None:
+    """A system of one's own: every call must be one that some hand can make where it stands
+    (the engine checks it once per edit of the files; see :mod:`canary_infer.lint`)."""
+    import os
+    import sys
+
+    from .cache import CacheConfigError, folder
+    from .lint import check
+
+    if os.environ.get("CANARY_SYSTEM_CHECK", "").strip().lower() in ("off", "0", "no", "false"):
+        return  # asked to skip it (check-system still finds such calls)
+
+    if sys.stderr.isatty():
+        print("checking that every call of the system can be made (once per edit of the files) ...",
+              file=sys.stderr, flush=True)
+    try:
+        where = folder()
+    except CacheConfigError:
+        where = None  # the command reports a bad setting itself
+    found = check(system, where)
+    if found:
+        first = found[0]
+        more = f" (and {len(found) - 1} more: {', '.join(f'{e.path}:{e.line}' for e in found[1:6])})" \
+            if len(found) > 1 else ""
+        raise system_module_error(first.path, first.line, first.reason + more)
+
+
+def system_module_error(path, line, reason):
+    from .system import SystemFileError
+
+    return SystemFileError(path, line, reason)
 
 
 @lru_cache(maxsize=1)

@@ -157,9 +157,9 @@ class Verifier:
         return hit
 
     def witness(self, formula: Node, result: Result) -> str | None:
-        """A typical hand (PBN) satisfying the formula: of the region's most frequent pattern and
-        with the median HCP count of the region's hands of that pattern (see
-        :func:`canary_infer.witness.typical_hand`), found by CP-SAT; once per formula."""
+        """A typical hand (PBN) satisfying the formula (once per formula): of the region's most frequent
+        pattern and with the median HCP count of the region's hands of that pattern (see
+        :func:`canary_infer.witness.typical_hand`), found by CP-SAT."""
         if not result.patterns:
             return None
         if formula not in self._witnesses:

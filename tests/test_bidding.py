@@ -97,7 +97,7 @@ def test_several_calls_fit_where_the_notes_give_two(bidder):
 
 @pytest.mark.parametrize("auction,reason", [
     ("1S", "defenders"),  # East: the notes do not describe the defenders' calls
-    ("1S P", "no call"),  # responder after 1S: no continuation is encoded
+    ("2S P 2N P 3C P 3D P 3H P 3N P", "no call"),  # opener after responder's 3N "to play" [A1180]
     ("2S P 2N X", "no call"),  # they double the relay: not encoded as its own tree
     ("1S P P P", "over"),
 ])
@@ -253,7 +253,7 @@ def test_cli_bid_none(cli):
 
 
 def test_cli_bid_undefined_and_the_dealer(cli):
-    status, obj = bid_json(cli, ONE_NT, "--auction", "1S P")
+    status, obj = bid_json(cli, ONE_NT, "--auction", "2S P 2N P 3C P 3D P 3H P 3N P")
     assert status == 0 and obj["status"] == "undefined" and obj["calls"] == [] and obj["reason"]
     status, obj = bid_json(cli, LIGHT_MAJORS, "--auction", "P P", "--dealer", "e")
     assert obj["status"] == "ok" and obj["calls"] == ["1H"] and obj["seat"] == "W" and obj["dealer"] == "E"
@@ -282,7 +282,7 @@ def test_cli_bid_text(cli):
     assert sum(line.lstrip().startswith("fits") for line in out.splitlines()) == 2
     status, out, _ = cli("bid", ONE_NT)
     assert "bids: 1N" in out
-    status, out, _ = cli("bid", ONE_NT, "--auction", "1S P")
+    status, out, _ = cli("bid", ONE_NT, "--auction", "2S P 2N P 3C P 3D P 3H P 3N P")
     assert "has no call defined" in out
 
 

@@ -16,7 +16,7 @@ from canary_infer.cli import INFER_EPILOG, main
 SEATS = "NESW"
 CALL = re.compile(r"^(?:[1-7][CDHSN]|P|X|XX)$")
 PATTERN = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})-(\d{1,2})$")
-CONTRACT = {"auction", "dealer", "calls", "hands", "trump", "error"}
+CONTRACT = {"auction", "dealer", "calls", "hands", "trump", "deals", "error"}
 KNOWN = "S:KQ2.A87.QJ54.962"  # 12 HCP, 3-3-4-3
 POWERHOUSE = "S:AKQJT.AKQ.AKQ.AK"  # 35 HCP: the other three share 5
 
@@ -44,8 +44,9 @@ def infer_json(run, *argv):
 
 def check_contract(obj: dict) -> dict:
     """The JSON contract of a successful inference, and its internal consistency."""
-    assert set(obj) == CONTRACT
+    assert CONTRACT <= set(obj)  # more keys may appear (README)
     assert obj["error"] is None
+    assert obj["deals"] is None or (isinstance(obj["deals"], int) and obj["deals"] >= 0)
     assert obj["dealer"] in SEATS
     assert all(isinstance(c, str) and CALL.match(c) for c in obj["auction"])
     assert len(obj["calls"]) == len(obj["auction"])
@@ -89,9 +90,11 @@ def test_json_contract_after_two_relays(run):
     assert north["consistent"] and north["hcp"] == [11, 16]
     assert north["lengths"] == {"S": [5, 6], "H": [3, 4], "D": [0, 1], "C": [4, 5]}
     assert set(north["patterns"]) == {"5-3-1-4", "5-4-0-4", "5-3-0-5", "6-3-0-4"}
-    for seat in "ESW":  # the relayer and the silent defenders show nothing
-        assert out["hands"][seat]["hcp"] == [0, 37]
-        assert out["hands"][seat]["lengths"] == {s: [0, 13] for s in "SHDC"}
+    for seat in "ESW":  # the relayer and the silent defenders show nothing of their own, but share
+        # the deck with North: at most 40 - 11 HCP, and what his lengths leave of each suit
+        assert out["hands"][seat]["hcp"] == [0, 40 - 11]
+        assert out["hands"][seat]["lengths"] == {"S": [0, 13 - 5], "H": [0, 13 - 3], "D": [0, 13],
+                                                 "C": [0, 13 - 4]}
 
 
 @pytest.mark.parametrize("argv,auction", [
@@ -111,7 +114,7 @@ def test_calls_off_the_tree_are_reported_undefined(run):
     assert [c["seat"] for c in out["calls"]] == ["N", "E", "S"]
     assert out["calls"][0]["defined"] is True
     assert out["calls"][2]["defined"] is False
-    assert out["hands"]["S"]["hcp"] == [0, 37]  # an undefined call adds nothing
+    assert out["hands"]["S"]["hcp"] == [0, 40 - 13]  # an undefined call adds nothing; 1N has 13+
     assert out["hands"]["N"]["hcp"] == [13, 16]
 
 
@@ -121,7 +124,7 @@ def test_dealer_changes_the_seats(run, dealer):
     d = dealer.upper()
     assert out["dealer"] == d and out["calls"][0]["seat"] == d
     assert out["hands"][d]["hcp"] == [11, 16]
-    assert out["hands"]["N"]["hcp"] == [0, 37]
+    assert out["hands"]["N"]["hcp"] == [0, 40 - 11]
     assert out["hands"][d]["lengths"]["S"][0] == 4
 
 
@@ -146,6 +149,7 @@ def test_a_bad_auction_exits_2_with_an_error_object(run, auction, kind, position
     assert status == 2
     obj = json.loads(out)
     assert set(obj) == CONTRACT
+    assert obj["deals"] is None
     assert obj["error"]["kind"] == kind
     assert obj["error"]["position"] == position
     assert isinstance(obj["error"]["message"], str) and obj["error"]["message"]
@@ -192,8 +196,8 @@ def test_own_hand_is_reported_exactly_and_others_exclude_its_cards(run):
     assert plain["hands"]["N"]["lengths"]["S"] == [4, 12]
     assert out["hands"]["N"]["lengths"]["S"] == [4, 10]
     assert out["hands"]["N"]["hcp"] == [11, 16]
-    for seat in "EW":  # 40 - 12 HCP left, 9 diamonds left
-        assert out["hands"][seat]["hcp"] == [0, 28]
+    for seat in "EW":  # 40 - 12 HCP left, of which North holds 11+; 9 diamonds left
+        assert out["hands"][seat]["hcp"] == [0, 40 - 12 - 11]
         assert out["hands"][seat]["lengths"]["D"] == [0, 9]
 
 

@@ -93,8 +93,10 @@ def test_opponents_interference_is_read(inferencer):
 def test_undefined_call_adds_nothing_and_inference_goes_on(inferencer):
     _, r = pats(inferencer, "1S P 7N")
     assert r.calls[0].defined and not r.calls[2].defined
-    assert r.hands["S"].hcp == (0, 37)
+    assert r.hands["S"].hcp == (0, 37)  # each seat alone (the default of the Python API)
     assert r.hands["N"].hcp == (11, 16)
+    j = inferencer.infer(Auction.parse("1S P 7N"), joint=True)
+    assert j.hands["S"].hcp == (0, 40 - 11)  # and jointly: North holds 11+ of the 40
 
 
 def test_seats_follow_the_dealer(inferencer):
@@ -110,7 +112,9 @@ def test_known_hand_is_excluded_from_the_others(inferencer):
     # North holds 5-6 spades among the ten left; with A K Q gone, at most 10 HCP in spades...
     assert r.hands["N"].lengths["S"] == (5, 6)
     assert r.hands["N"].hands < inferencer.infer(Auction.parse("2S")).hands["N"].hands
-    assert r.hands["E"].lengths["S"][1] == 10 - 5 + 5  # E may hold up to all 10 spades left
+    assert r.hands["E"].lengths["S"][1] == 10 - 5 + 5  # E alone may hold up to all 10 spades left
+    j = inferencer.infer(Auction.parse("2S"), known=("S", mine), joint=True)
+    assert j.hands["E"].lengths["S"][1] == 10 - 5  # but of the ten left North holds 5+
 
 
 def test_contradiction_names_the_calls(inferencer):

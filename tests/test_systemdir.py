@@ -236,6 +236,7 @@ def _env():
 
     env = {k: v for k, v in os.environ.items() if k != ENV}
     env["CANARY_INFER_CACHE"] = "off"
+    env["CANARY_SYSTEM_CHECK"] = "off"  # the engine's walk of a whole system has its own tests (test_format)
     root = str(Path(canary_infer.__file__).resolve().parent.parent)  # this checkout's code, not another copy
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
@@ -263,3 +264,20 @@ def test_explain_export_and_the_file_modes_read_the_given_system(cli, tiny, tmp_
     assert status == 2 and "no such folder" in err
     status, out, err = cli("export-system", "--format", "bml", "--system", tmp_path / "nowhere")
     assert status == 2 and "no such folder" in err
+
+
+def test_a_system_of_ones_own_with_a_call_no_hand_can_make_is_refused_at_load(tmp_path, monkeypatch):
+    from canary_infer.system import SystemFileError
+    from canary_infer.systemdir import load
+
+    monkeypatch.setenv("CANARY_SYSTEM_CHECK", "on")
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "a.canary").write_text('tree opening\n  1S  "spades"  [A1]\n      = S >= 5\n'
+                                '    1N  "relay"  [A2]\n      2C  "short spades"  [A3]\n          = S <= 2\n',
+                                encoding="utf-8")
+    with pytest.raises(SystemFileError) as e:
+        load(d)
+    assert e.value.line == 5 and "no hand can make 1S P 1N P 2C" in e.value.reason
+    (d / "a.canary").write_text('tree opening\n  1S  "spades"  [A1]\n      = S >= 5\n', encoding="utf-8")
+    assert "1S" in load(d).root().children

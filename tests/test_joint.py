@@ -1,0 +1,249 @@
+"""The deal-level engine, held to combinatorics computed here, independently of it."""
+
+import math
+import random
+from itertools import combinations, permutations
+
+import numpy as np
+import pytest
+
+from canary_infer.auction import Auction
+from canary_infer.cards import RANKS, SUITS, Deal, Hand
+from canary_infer.expr import TRUE, conj, evaluate, parse
+from canary_infer.joint import Joint, classes_of, deal_of
+
+ALL = math.comb(52, 13)
+DEALS = math.factorial(52) // math.factorial(13) ** 4
+HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
+DECK = [(s, r) for s in SUITS for r in RANKS]
+
+
+def hcp_counts(cards, take: int = 13) -> list[int]:
+    """How many ``take``-card subsets of ``cards`` have each HCP total (a polynomial product)."""
+    poly = [[0] * 41 for _ in range(take + 1)]  # poly[n][h]: subsets of n cards with h HCP
+    poly[0][0] = 1
+    for _, r in cards:
+        v = HCP.get(r, 0)
+        for n in range(take - 1, -1, -1):
+            for h in range(40 - v, -1, -1):
+                if poly[n][h]:
+                    poly[n + 1][h + v] += poly[n][h]
+    return poly[take]
+
+
+# --------------------------------------------------------------------------- the classical tables
+def test_suit_breaks_match_the_classical_table():
+    # South holds 3 spades, North exactly 3: East and West share the other 7 (26 cards unseen
+    # by the two of them): the classical table of how 7 missing cards break
+    south = Hand.from_pbn("KQ2.A87.QJ54.962")
+    j = Joint({"N": parse("S == 3")}, known=("S", south))
+    d = j.distribution("E")
+    p = {k: v / d.total for k, v in d.lengths["S"].items()}
+    table = {k: math.comb(7, k) * math.comb(19, 13 - k) / math.comb(26, 13) for k in range(8)}
+    for k in range(8):
+        assert p.get(k, 0) == pytest.approx(table[k], rel=1e-12)
+    assert round(100 * (p[3] + p[4]), 2) == 62.17  # the 4-3 break
+    assert round(100 * (p[2] + p[5]), 2) == 30.52
+    assert round(100 * (p[1] + p[6]), 2) == 6.78
+    assert round(100 * (p[0] + p[7]), 2) == 0.52
+
+
+def test_hand_pattern_frequencies_match_the_classical_table():
+    d = Joint({}).distribution("N")
+    assert d.total == DEALS and isinstance(d.total, int) and d.total > 2 ** 53
+    by_shape: dict[str, int] = {}
+    for pat, c in d.patterns.items():
+        key = "".join(sorted(pat.split("-"), key=int, reverse=True))
+        by_shape[key] = by_shape.get(key, 0) + c
+
+    def share(shape):  # orderings of the lengths over the four suits, each a product of binomials
+        ls = [int(x) for x in shape]
+        ways = len(set(permutations(ls)))
+        return ways * math.prod(math.comb(13, n) for n in ls) / ALL
+
+    for shape, pct in (("4432", 21.55), ("5332", 15.52), ("5431", 12.93), ("5422", 10.58), ("4333", 10.54)):
+        assert by_shape[shape] / d.total == pytest.approx(share(shape), rel=1e-12)
+        assert round(100 * share(shape), 2) == pct
+
+
+def test_hcp_distribution_of_a_random_hand():
+    d = Joint({}).distribution("N")
+    want = hcp_counts(DECK)
+    for h in range(38):
+        assert d.hcp.get(h, 0) * ALL == want[h] * d.total
+    assert round(100 * want[10] / ALL, 2) == 9.41
+
+
+# --------------------------------------------------------------------------- one constrained seat, brute force
+def _north_hands_with_twelve_hearts(unseen):
+    hearts = [c for c in unseen if c[0] == "H"]
+    others = [c for c in unseen if c[0] != "H"]
+    for keep in combinations(hearts, 12):
+        for extra in others:
+            yield Hand(list(keep) + [extra])
+    yield Hand(hearts)
+
+
+@pytest.mark.parametrize("text", ["H >= 12", "H >= 12 and hcp >= 13", "H >= 12 and (D >= 1 -> hasA(D))"])
+def test_one_constrained_seat_by_brute_force(text):
+    # South holds every spade, so the unseen cards are the 39 others; North holds 12+ hearts:
+    # every North hand is enumerated, and for each the 26 cards left are split between East
+    # and West in all C(26, 13) ways, counted by pattern and HCP with plain combinatorics
+    south = Hand.from_pbn("AKQJT98765432...")
+    f = parse(text)
+    unseen = [c for c in DECK if c not in south.cards]
+    pat_e: dict[tuple, int] = {}
+    hcp_e = [0] * 41
+    norths = 0
+    for north in _north_hands_with_twelve_hearts(unseen):
+        if not evaluate(f, north):
+            continue
+        norths += 1
+        rest = [c for c in unseen if c not in north.cards]
+        left = [sum(1 for c in rest if c[0] == s) for s in SUITS]
+        for p in ((a, b, c, 13 - a - b - c) for a in range(14) for b in range(14) for c in range(14)):
+            if min(p) < 0 or any(x > y for x, y in zip(p, left, strict=True)):
+                continue
+            pat_e[p] = pat_e.get(p, 0) + math.prod(math.comb(y, x) for x, y in zip(p, left, strict=True))
+        for h, n in enumerate(hcp_counts(rest)):
+            hcp_e[h] += n
+    j = Joint({"N": f}, known=("S", south))
+    assert j.exact and j.deals == norths * math.comb(26, 13)
+    d = j.distribution("E")
+    assert d.exact and d.total == j.deals
+    assert {tuple(map(int, k.split("-"))): v for k, v in d.patterns.items()} == pat_e
+    assert {h: v for h, v in d.hcp.items()} == {h: v for h, v in enumerate(hcp_e) if v}
+    n = j.distribution("N")
+    assert sum(n.hcp.values()) == j.deals
+    e = j.seat("E")
+    assert e.hcp == (min(h for h, v in enumerate(hcp_e) if v), max(h for h, v in enumerate(hcp_e) if v))
+    assert set(e.patterns) == set(pat_e)
+
+
+def test_questions_are_exact_where_the_counts_are():
+    j = Joint({})
+    a = j.ask("N", parse("S >= 5"))
+    assert a.exact and a.of == DEALS
+    assert a.count * ALL == sum(math.comb(13, k) * math.comb(39, 13 - k) for k in range(5, 14)) * DEALS
+    # one constrained seat: a question on the free seat that looks at lengths only, or HCP only
+    south = Hand.from_pbn("AKQJT98765432...")
+    j = Joint({"N": parse("H >= 12")}, known=("S", south))
+    d = j.distribution("E")
+    a = j.ask("E", parse("D >= 7"))
+    assert a.exact and a.count == sum(v for k, v in d.lengths["D"].items() if k >= 7)
+    b = j.ask("E", parse("hcp in 8..12"))
+    assert b.exact and b.count == sum(v for k, v in d.hcp.items() if 8 <= k <= 12)
+    mixed = j.ask("E", parse("hcp >= 8 and D >= 5"), samples=4000)
+    assert not mixed.exact and mixed.of == 4000 and mixed.se is not None
+
+
+# --------------------------------------------------------------------------- joint ranges
+def test_one_spade_two_spades_with_a_known_hand(inferencer):
+    # North's 1S shows 11-16 HCP and 4+ spades [A32]; South holds 12 HCP and 3 spades: East and
+    # West hold at most 40 - 12 - 11 = 17 HCP and 13 - 3 - 4 = 6 spades
+    south = Hand.from_pbn("KQ2.A87.QJ54.962")
+    r = inferencer.infer(Auction.parse("1S P 2S"), known=("S", south), joint=True)
+    for seat in "EW":
+        assert r.hands[seat].hcp == (0, 40 - 12 - 11)
+        assert r.hands[seat].lengths["S"] == (0, 13 - 3 - 4)
+        assert r.hands[seat].proven
+    assert r.hands["N"].hcp == (11, 16) and r.hands["N"].lengths["S"] == (4, 13 - 3)
+    # the bounds are attained: deals written out by hand, checked by the exact evaluator
+    calls = inferencer.read(Auction.parse("1S P 2S"))
+    north_f = conj(inferencer.seat_formulas(calls, "N"))
+    top = Deal.from_pbn("N:AT987.65.AK32.87 J.KQJT94.T9.AKQJ KQ2.A87.QJ54.962 6543.32.876.T543")
+    long = Deal.from_pbn("N:AT98.6.AK3.87543 J76543.KQJ.T9.AK KQ2.A87.QJ54.962 .T95432.8762.QJT")
+    for d in (top, long):
+        assert evaluate(north_f, d["N"]) and d["S"] == south
+    assert top["E"].hcp == 17 and long["E"].length("S") == 6
+    # every North hand leaves 26 cards that East and West split in C(26, 13) ways
+    assert r.deals % math.comb(26, 13) == 0 and r.deals // math.comb(26, 13) == r.hands["N"].hands
+
+
+def test_two_constrained_seats_length_only_are_exact():
+    # East holds one spade: North's 7+ and South's 5+ take all twelve others
+    east = Hand.from_pbn("2.AKQJT9.AKQJ.AK")
+    j = Joint({"N": parse("S >= 7"), "S": parse("S >= 5")}, known=("E", east))
+    assert not j.exact
+    n, s, w = j.seat("N"), j.seat("S"), j.seat("W")
+    assert n.lengths()["S"] == (7, 7) and s.lengths()["S"] == (5, 5) and w.lengths()["S"] == (0, 0)
+    assert n.proven and s.proven and w.proven
+    # HCP: the spades left are AKQJT9876543 (10 HCP); the rest, 40 - 32 - 10... none but spades
+    left = 40 - east.hcp
+    assert n.hcp[1] <= left and w.hcp[0] == 0
+
+
+def _consistent_deals(formulas: dict, n: int, seed: int):
+    """Plain rejection: random deals that fit every formula (slow, independent of the engine)."""
+    rng = random.Random(seed)
+    out, tries = [], 0
+    while len(out) < n and tries < 200 * n:
+        tries += 1
+        d = Deal.random(rng)
+        if all(evaluate(f, d[s]) for s, f in formulas.items()):
+            out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("auction,n", [("P P", 150), ("P 1S", 80), ("2H P 2N P 3D", 25)])
+def test_several_constrained_seats_contain_every_consistent_deal(inferencer, auction, n):
+    calls = inferencer.read(Auction.parse(auction))
+    formulas = {s: conj(inferencer.seat_formulas(calls, s)) for s in "NESW"}
+    formulas = {s: f for s, f in formulas.items() if f != TRUE}
+    assert len(formulas) >= 2
+    r = inferencer.infer(Auction.parse(auction), joint=True)
+    for d in _consistent_deals(formulas, n, 3):
+        for s in "NESW":
+            h = r.hands[s]
+            assert h.hcp[0] <= d[s].hcp <= h.hcp[1], (auction, s, d)
+            assert d[s].pattern in h.patterns, (auction, s, d)
+
+
+def test_joint_counts_add_up_and_are_integers():
+    j = Joint({"N": parse("hcp >= 20 and S >= 5")})
+    d = j.distribution("E")
+    assert all(isinstance(v, int) for v in d.hcp.values())
+    assert sum(d.hcp.values()) == sum(d.patterns.values()) == j.deals
+    for s in SUITS:
+        assert sum(d.lengths[s].values()) == j.deals
+    assert j.deals == round(j.tables["N"].hands) * math.factorial(39) // math.factorial(13) ** 3
+
+
+def test_the_sampler_fits_every_call_and_is_reproducible():
+    f = {"N": parse("hcp in 11..16 and H == 6 and C in 4..5"), "S": parse("S >= 6"), "E": parse("hcp <= 10")}
+    j = Joint(f)
+    a = j.sample(300, np.random.default_rng(5))
+    b = j.sample(300, np.random.default_rng(5))
+    assert (a == b).all() and len(a) == 300
+    for row in a[:100]:
+        d = deal_of(row)
+        assert all(evaluate(x, d[s]) for s, x in f.items())
+    # the distribution of a seat drawn by construction (South, lengths only) matches the exact count
+    j2 = Joint({"N": f["N"], "S": f["S"]})
+    owner = j2.sample(4000, np.random.default_rng(1))
+    share = (classes_of(owner, 2) // 64)[:, 0].tolist().count(6) / len(owner)
+    # South's spades given North's hand: North holds 0-3 of them; exactly, by the deals drawn
+    # with plain rejection from North's own table (a different route to the same distribution)
+    j3 = Joint({"N": f["N"], "S": parse("S >= 6 and hcp >= 0")})
+    owner3 = j3.sample(4000, np.random.default_rng(2))
+    share3 = (classes_of(owner3, 2) // 64)[:, 0].tolist().count(6) / len(owner3)
+    assert abs(share - share3) < 4 * math.sqrt(share * (1 - share) / 2000)
+
+
+@pytest.mark.parametrize("text,known", [
+    ("hcp <= 2", None), ("hcp <= 2", "T98.T98.T987.T98"), ("hcp <= 5 and S >= 4", "J98.T98.T987.T98"),
+    ("hcp in 3..9", "AKQ.T98.T987.T98"), ("hcp >= 12", None), ("hcp <= 1", "QJ8.J98.T987.T98"),
+])
+def test_free_seat_hcp_range_matches_the_full_distribution(text, known):
+    # the free seats' HCP range (from the constrained seat's honour count) against the support
+    # of their exact HCP distribution (from its honours by rank), and against the hand-made
+    # extremes for the first two cases: X without honours leaves all sixteen, and a 13-card hand
+    # takes at most 13 of them (the three jacks left out) and, from 26 cards, at least the
+    # three jacks its partner cannot hold
+    kh = ("S", Hand.from_pbn(known)) if known else None
+    j = Joint({"N": parse(text)}, known=kh)
+    lo, hi = j.seat("E").hcp
+    d = j.distribution("E")
+    assert (lo, hi) == (min(d.hcp), max(d.hcp)), text
+    if text == "hcp <= 2":
+        assert hi == 37 and lo == (1 if known else 0)
