@@ -490,7 +490,10 @@ def _read_boards(args):
         raise _FileProblem(f"{path}: {e}") from None
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, kind: str = "usage") -> int:
+    if _Parser.json_errors:  # the command line has --json: the error is a JSON object too
+        print(json.dumps({"error": {"kind": kind, "message": message, "position": None}}))
+        return 2
     print(f"error: {message}", file=sys.stderr)
     return 2
 
@@ -901,14 +904,17 @@ def cmd_explain(args) -> int:
         auction = Auction.parse(text, dealer=dealer)
     except AuctionError as e:
         if args.json:
-            print(json.dumps({**_error_json(e.kind, str(e), e.position, text.split(), dealer), "steps": []}))
+            print(json.dumps({**_error_json(e.kind, str(e), e.position, split_calls(text), dealer), "steps": []}))
         else:
             print(f"error ({e.kind}): {e}", file=sys.stderr)
         return 2
     except CardError as e:
-        print(f"error: {e}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({**_error_json("hand", str(e), None, split_calls(text), dealer), "steps": []}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
         return 2
-    system = _load_system(args, {**_error_json("system", "", None, text.split(), dealer), "steps": []})
+    system = _load_system(args, {**_error_json("system", "", None, split_calls(text), dealer), "steps": []})
     if system is None:
         return 2
     ex = explain(Inferencer(system), auction, known)
