@@ -187,6 +187,8 @@ def render_text(inf) -> str:
 def _slam_lines(inf) -> list[str]:
     """Key cards, trump queen and controls of the seats whose calls (or hand) narrow them."""
     out = []
+    if not inf.trump:
+        return []
     for seat in SEATS:
         h = inf.hands[seat]
         f = getattr(h, "slam", None)
@@ -194,7 +196,7 @@ def _slam_lines(inf) -> list[str]:
             continue
         wide = f.controls == (0, 12) and f.trump_queen is None and f.keycards in (None, (0, 5))
         if h.known or not wide:
-            out.append(f" {seat}     {f.describe()}")
+            out.append(f"   slam {seat}: {f.describe()}")
     return (["", f" Slam ({'trumps ' + inf.trump if inf.trump else 'no suit agreed'}): key cards are the four aces "
              "and the trump king; controls count A=2, K=1"] + out) if out else []
 

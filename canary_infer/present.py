@@ -82,7 +82,9 @@ def seat_picture(inferencer, inference, seat: str, known: tuple[str, Hand] | Non
     formulas = inferencer.seat_formulas(inference.calls, seat)
     res = inferencer._solve_chain(formulas, avail)
     total = res.hands
-    ranked = sorted(res.patterns.items(), key=lambda kv: (-kv[1], kv[0]))
+    joint = set(got.patterns)  # the patterns some whole deal allows (the inference's own list)
+    ranked = sorted(((p, c) for p, c in res.patterns.items() if "-".join(map(str, p)) in joint),
+                    key=lambda kv: (-kv[1], kv[0]))
     pic["patterns"] = [{"pattern": "-".join(map(str, p)), "p": c / total, "count": int(c)} for p, c in ranked]
     for i, s in enumerate(SUITS):
         dist: dict[int, float] = {}

@@ -76,7 +76,7 @@ class Explorer:
             errors.append(f"{e} — showing the calls before it")
             tokens = [t for t in re.split(r"[\s,\-]+", text or "") if t]
             auction = Auction.parse(" ".join(tokens[:e.position or 0]), dealer=dealer)
-        inf = self.inferencer.infer(auction, known)
+        inf = self.inferencer.infer(auction, known, joint=True)  # as the command line answers
         calls = [str(c) for c in auction.calls]
         readings = []
         for c in inf.calls:

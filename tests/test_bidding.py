@@ -96,9 +96,8 @@ def test_several_calls_fit_where_the_notes_give_two(bidder):
 
 
 @pytest.mark.parametrize("auction,reason", [
-    ("1S", "defenders"),  # East: the notes do not describe the defenders' calls
+    ("2S", "defenders"),  # East over our 2S: the notes' defence covers their 1-level openings only
     ("2S P 2N P 3C P 3D P 3H P 3N P", "no call"),  # opener after responder's 3N "to play" [A1180]
-    ("3C P 3H P", "no call"),  # cue bidding begins after 3C-3H: the notes give no calls [A1624]
     ("1S P P P", "over"),
 ])
 def test_undefined_where_the_notes_define_no_call(bidder, auction, reason):
