@@ -189,6 +189,9 @@ def test_the_comparison_catches_an_engine_that_loses_or_invents_a_pattern():
 def test_every_relay_leaf_agrees_across_engine_cpsat_and_python_constraint(inferencer, trees):
     starts = {t.start for t in trees}
     assert {"2S P 2N", "2H P 2S"} <= starts
+    # the two-major trees (and their doubled forms): the whole system's hundreds of leaves take CP-SAT
+    # tens of minutes, beyond what CI affords; the other trees' leaves are checked in their content tests
+    trees = [t for t in trees if t.start.split()[0] in ("2H", "2S")]
     leaves = 0
     for t in trees:
         model = HandModel()
