@@ -136,10 +136,12 @@ class CallEntry:
     defined: bool
     constraint: str
     below: list[str] = field(default_factory=list)
+    below_more: bool = False  # more calls lie below than ``below`` lists (it stops at BELOW_MOST)
 
     def as_json(self) -> dict:
         return {"tree": self.tree, "auction": self.auction, "calls": self.calls, "meaning": self.meaning,
-                "source": self.source, "defined": self.defined, "constraint": self.constraint, "below": self.below}
+                "source": self.source, "defined": self.defined, "constraint": self.constraint, "below": self.below,
+                "below_more": self.below_more}
 
 
 @dataclass
@@ -241,6 +243,7 @@ def _chairs(chairs: list[int]) -> str:
 
 
 # --------------------------------------------------------------------------- the walk
+BELOW_MOST = 50  # the calls listed below an added or removed call, at most
 Progress = Callable[[str], None]
 
 
@@ -266,11 +269,12 @@ class _Differ:
         r = _readings(inf, tree, node)[0]
         below = []
         stack = list(node.children.values())[::-1]
-        while stack:
+        while stack and len(below) < BELOW_MOST:  # a whole development can hold tens of thousands
             n = stack.pop()
             below.append(_name(tree, n)[0])
             stack.extend(list(n.children.values())[::-1])
-        return CallEntry(tree, auction, calls, node.meaning, node.source, node.defined, _text(r.own), below)
+        return CallEntry(tree, auction, calls, node.meaning, node.source, node.defined, _text(r.own), below,
+                         bool(stack))
 
     def compare(self, tree: str, a: CallNode, b: CallNode) -> CallChange | None:
         auction, calls = _name(tree, a)
@@ -445,7 +449,8 @@ def render_text(diff: SystemDiff) -> str:
                 lines.append(f"    = {_short(e.constraint)}")
             if e.below:
                 n = len(e.below)
-                lines.append(f"    and {n} call{'s' if n > 1 else ''} below it: {_patterns(e.below, 6)}")
+                count = f"{n}+ calls" if e.below_more else f"{n} call{'s' if n > 1 else ''}"
+                lines.append(f"    and {count} below it: {_patterns(e.below, 6)}")
     rewritten = diff.of_kind("rewritten")
     if rewritten:
         lines += ["", "rewritten (the constraint reads differently, the same hands make the call):"]
