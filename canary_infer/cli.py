@@ -944,7 +944,14 @@ def cmd_export_system(args) -> int:
         system = load_system_dir(args.system)
     except _FileProblem as e:
         return _fail(str(e))
-    text = export(system, args.format)
+    progress = None
+    if sys.stderr.isatty():  # the whole built-in tree takes minutes: say how far it has got
+        def progress(n):
+            sys.stderr.write(f"\r{n:,} calls written")
+            sys.stderr.flush()
+    text = export(system, args.format, progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
     if args.output and args.output != "-":
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

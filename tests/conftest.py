@@ -17,12 +17,31 @@ os.environ.pop("CANARY_SYSTEM", None)
 os.environ["CANARY_SYSTEM_CHECK"] = "off"
 
 from canary_infer.infer import Inferencer
-from canary_infer.system import load_system
+from canary_infer.system import builtin_dir, load_system
+
+# The hand words, the openings and the 2H/2S relays: about 950 calls, for the tests that walk
+# every call of a system (exports, readers of other tools) and would take minutes on all of it.
+SMALL_FILES = ("10-evaluation.canary", "20-openings.canary", "30-two-major-relays.canary")
 
 
 @pytest.fixture(scope="session")
 def system():
     return load_system()
+
+
+@pytest.fixture(scope="session")
+def small_system_dir(tmp_path_factory):
+    """A folder with a copy of :data:`SMALL_FILES` of the built-in system."""
+    folder = tmp_path_factory.mktemp("small") / "system"
+    folder.mkdir()
+    for name in SMALL_FILES:
+        (folder / name).write_text((builtin_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def small_system(small_system_dir):
+    return load_system(sorted(small_system_dir.glob("*.canary")))
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,8 @@
 """export-system: BML and BSS read back by BML's own tools (bridge-markup), BBOalert by a
-parser written here from the format's documentation."""
+parser written here from the format's documentation.
+
+The tests run on the openings and the 2H/2S relays (``small_system``): the whole system's tree
+holds about 300,000 calls, which take minutes to write and BML's readers far longer to read."""
 
 import io
 import json
@@ -56,7 +59,8 @@ def bml_table(text):
     return content, out
 
 
-def test_bml_reads_back_with_bmls_own_parser_as_the_same_tree(system):
+def test_bml_reads_back_with_bmls_own_parser_as_the_same_tree(small_system):
+    system = small_system
     text = export(system, "bml")
     content, table = bml_table(text)
     assert content.meta["TITLE"] == "Canary Club" and content.meta["DESCRIPTION"]
@@ -87,7 +91,8 @@ def read_bss(text):
     return f
 
 
-def test_bss_reads_back_with_bmls_own_reader(system):
+def test_bss_reads_back_with_bmls_own_reader(small_system):
+    system = small_system
     text = export(system, "bss")
     f = read_bss(text)
     assert f.file_type == "*" and f.system_name == "Canary Club" and f.summary
@@ -140,7 +145,8 @@ def parse_bboalert(text):
     return head, records
 
 
-def test_bboalert_reads_back_as_every_call_of_ours_in_its_context(system):
+def test_bboalert_reads_back_as_every_call_of_ours_in_its_context(small_system):
+    system = small_system
     head, records = parse_bboalert(export(system, "bboalert"))
     assert head[1].startswith("Canary Club")
     token = {"P": "--", "X": "Db", "XX": "Rd"}
@@ -157,11 +163,13 @@ def test_bboalert_reads_back_as_every_call_of_ours_in_its_context(system):
         Auction(calls).append({"--": "P", "Db": "X", "Rd": "XX"}.get(seq[-1], seq[-1]))
 
 
-def test_export_system_command(capsys, tmp_path):
-    assert main(["export-system", "--format", "bboalert"]) == 0
-    assert capsys.readouterr().out.startswith("BBOalert,")
+def test_export_system_command(capsys, tmp_path, small_system_dir):
+    small = str(small_system_dir)  # the whole built-in tree (300,000 calls) takes minutes
+    assert main(["export-system", "--format", "bboalert", "--system", small]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("BBOalert,") and re.search(r"^2H--2S--,2N,", text, re.M)
     out = tmp_path / "canary.bml"
-    assert main(["export-system", "--format", "bml", "-o", str(out)]) == 0
+    assert main(["export-system", "--format", "bml", "-o", str(out), "--system", small]) == 0
     assert out.read_text().startswith("#+TITLE: Canary Club")
     # a system from another folder
     folder = tmp_path / "sys"
