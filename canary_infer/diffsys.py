@@ -15,10 +15,20 @@ of the caller after it) are solved in both versions and compared:
   refactoring that kept the meaning);
 * *reworded*: only the meaning in words or the source changed.
 
-    >>> from canary_infer.systemdir import load
-    >>> d = diff_systems(load(None), load(None))
+    >>> from canary_infer.system import load_text
+    >>> old = load_text('''tree opening
+    ...   1S  "spades"  [T1]
+    ...       = S >= 5 and hcp >= 12''')
+    >>> new = load_text('''tree opening
+    ...   1S  "five spades"  [T1]
+    ...       = S >= 5 and hcp >= 11''')
+    >>> d = diff_systems(old, old)
     >>> d.same, d.counts()
     (True, {'changed': 0, 'rewritten': 0, 'reworded': 0, 'added': 0, 'removed': 0})
+    >>> d = diff_systems(old, new)
+    >>> change = d.changes[0].differences[0]  # 1S now takes the 11 HCP hands with five spades
+    >>> d.counts()["changed"], change.chairs, change.gained > 0, change.lost
+    (1, [1, 2, 3, 4], True, 0)
 """
 
 from __future__ import annotations

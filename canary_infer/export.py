@@ -16,8 +16,9 @@ the calls and lays out the lines.
   explanation's part before ``#`` goes to the bidding box (39 characters at most), the
   rest to the chat.
 
-    >>> from canary_infer.system import load_system
-    >>> text = export(load_system(), "bboalert")
+    >>> from canary_infer.system import builtin_dir, load_system
+    >>> files = ["10-evaluation.canary", "20-openings.canary", "30-two-major-relays.canary"]
+    >>> text = export(load_system([builtin_dir() / f for f in files]), "bboalert")
     >>> [line.split("[")[0] for line in text.splitlines() if line.startswith("2S--,2N,")]
     ['2S--,2N,relay#relay ']
 """
