@@ -524,7 +524,7 @@ def test_after_2h_2n_the_two_spade_raises_overlap(verifier, system):
     assert {"3S", "4S"} <= set(Bidder(system).bid(hand, Auction.parse("2H P 2N P")).calls)
 
 
-# --------------------------------------------------------------------------- check-system on the openings and 2H/2S (one run)
+# ------------------------------------------------------------------- check-system on the openings and 2H/2S (one run)
 def test_check_system_json_contract(checked, small_system):
     system = small_system
     assert {"nodes", "gaps", "overlaps"} <= set(checked)
