@@ -61,6 +61,7 @@ line        := indent ( define | block | schedule | option | tree | step | delet
 define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
 block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
 apply       := "apply" NAME "(" "trump" ")" "where" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
+              (not after a call answered by a schedule or a relay: partner must answer it)
 schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
 step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
 delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
@@ -1001,7 +1002,9 @@ class System:
                 benv = dict(p.env)
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
-        if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump:
+        asks = node.relay or any(p.rule.answers for p in node.parts)  # partner answers: no slam tools then
+        if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump \
+                and not asks:
             for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
                 if tree is None or tree == node.tree:
                     blk = self.blocks[name]
