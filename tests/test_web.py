@@ -18,7 +18,7 @@ def test_api_matches_inference(client, inferencer):
     from canary_infer.auction import Auction
 
     data = client.get("/api/position?a=2S-P-2N-P-3C&d=N&deals=0").get_json()
-    inf = inferencer.infer(Auction.parse("2S P 2N P 3C"))
+    inf = inferencer.infer(Auction.parse("2S P 2N P 3C"), joint=True)  # the page shows the deal's ranges
     assert data["auction"] == ["2S", "P", "2N", "P", "3C"] and data["turn"] == "E" and data["errors"] == []
     for seat in "NESW":
         got, want = data["seats"][seat], inf.hands[seat]
