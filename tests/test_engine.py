@@ -130,9 +130,11 @@ def test_random_hand_counts_agree_with_sampling():
 
 
 def test_disk_cache_returns_the_same_result(tmp_path, monkeypatch):
+    import canary_infer.cache as cache
     import canary_infer.engine as eng
 
     monkeypatch.setenv("CANARY_INFER_CACHE", str(tmp_path))
+    monkeypatch.setattr(cache, "SLOW", 0.0)  # every result is "slow": the speed of this machine aside
     f = parse("hcp in 11..16 and losers <= 7 and qt >= 2")
     first = eng.solve(f)
     assert list(tmp_path.glob("*.json")), "a slow result is written to the cache"
