@@ -392,7 +392,7 @@ class Inferencer:
         self._by_identity[fp] = (lines, res)
         return res
 
-    def _each_seat(self, inf: Inference, calls, formulas, known, avail) -> Inference:
+    def _each_seat(self, inf: Inference, calls, formulas, known, avail, slam: bool = True) -> Inference:
         """Each seat from its own calls alone (sound; not joint): ``proven`` is None."""
         inf.exact = False
         for seat in SEATS:
@@ -405,7 +405,8 @@ class Inferencer:
             if not res.consistent:
                 h = inf.hands[seat]
                 h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
-        self._slam(inf, formulas, avail)
+        if slam:
+            self._slam(inf, formulas, avail)
         return inf
 
     def _slam(self, inf: Inference, formulas, avail) -> None:
@@ -440,7 +441,7 @@ class Inferencer:
 
     def infer(self, auction: Auction, known: tuple[str, Hand] | None = None, prob: bool = False,
               asks: list[tuple[str, str, Node]] | None = None, samples: int = 20000,
-              joint: bool | None = None) -> Inference:
+              joint: bool | None = None, slam: bool = True) -> Inference:
         """What every seat can hold after the auction (and with my hand, if given).
 
         ``joint`` (default: the Inferencer's ``joint``): every seat's answer from every seat's
@@ -449,7 +450,8 @@ class Inferencer:
         sound and cheaper (what a round trip over many deals needs).  With ``prob``, each seat
         also gets its distributions (exact where the deal-level engine is, else from
         ``samples`` deals drawn); ``asks`` are (question text, seat, formula) whose
-        probabilities are wanted.  Both imply ``joint``."""
+        probabilities are wanted.  Both imply ``joint``.  ``slam=False`` leaves out the key
+        cards, trump queen and controls (engine solves a round trip does not check)."""
         from .joint import Joint
 
         calls = self.read(auction)
@@ -457,7 +459,7 @@ class Inferencer:
         avail = Available.excluding(known[1]) if known else Available()
         formulas = {seat: self.seat_formulas(calls, seat) for seat in SEATS}
         if not (self.joint if joint is None else joint) and not prob and not asks:
-            return self._each_seat(inf, calls, formulas, known, avail)
+            return self._each_seat(inf, calls, formulas, known, avail, slam)
         unseen = [s for s in SEATS if not (known and known[0] == s)]
         constrained = [s for s in unseen if formulas[s]]
         extra: dict = {}
@@ -514,5 +516,6 @@ class Inferencer:
             inf.deals = 0
         for text, seat, f in asks or []:
             inf.asks.append(joint.ask(seat, f, text, samples))
-        self._slam(inf, formulas, avail)
+        if slam:
+            self._slam(inf, formulas, avail)
         return inf

@@ -186,7 +186,7 @@ def check_deal(deal: Deal, dealer: str, bidder: Bidder, inf: Inferencer, memo: d
     out = bid_out(deal, dealer, bidder, defenders)
     inferred = memo.get(out.auction) if memo is not None else None
     if inferred is None:
-        result = inf.infer(out.auction)
+        result = inf.infer(out.auction, slam=False)  # the check is of lengths and HCP
         inferred = {s: _Inferred(result.hands[s]) for s in SEATS}
         if memo is not None:
             memo[out.auction] = inferred
