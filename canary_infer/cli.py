@@ -1242,10 +1242,12 @@ def _main(argv=None) -> int:
 
 def _environment_problem() -> str | None:
     """A setting in the environment that cannot be followed (checked before any work starts)."""
+    from . import syscache
     from .cache import CacheConfigError, folder
 
     try:
         folder()
+        syscache.folder()
     except CacheConfigError as e:
         return str(e)
     return None

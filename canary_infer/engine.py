@@ -114,7 +114,8 @@ def class_table(name: str) -> np.ndarray:
 
 
 # Columns a caller may add to a plan for its own use (not looked at by the formula): how many
-# of each honour rank the hand holds, and how many honours (A K Q J: "akqj") in all.
+# of each honour rank the hand holds, and how many honours (A K Q J: "akqj") in all; a name
+# followed by "@" and a suit ("Q@H") counts in that suit only.
 AUX = {
     "A": lambda n, m: int(bool(m & 1)), "K": lambda n, m: int(bool(m & 2)),
     "Q": lambda n, m: int(bool(m & 4)), "J": lambda n, m: int(bool(m & 8)),
@@ -124,8 +125,13 @@ AUX = {
 
 @lru_cache(maxsize=256)
 def _per_aux(name: str, avail: Available, si: int) -> np.ndarray:
+    """An aux column's value per holding class of suit ``si``; ``"K@S"`` counts the column
+    ``K`` in spades alone (0 in the other suits)."""
+    base, _, suit = name.partition("@")
     ls, ms, _ = suit_classes(avail, si)
-    return class_table(name)[ls * 64 + ms]
+    if suit and suit != SUITS[si]:
+        return np.zeros_like(ls)
+    return class_table(base)[ls * 64 + ms]
 
 
 # --------------------------------------------------------------------------- planning

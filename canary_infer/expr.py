@@ -34,12 +34,13 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput
+from typing import TYPE_CHECKING
 
 from .cards import SUITS
 from .features import FEATURES
+
+if TYPE_CHECKING:
+    from lark import Tree
 
 SUIT_SETS = {"suits": "SHDC", "majors": "SH", "minors": "DC"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -94,7 +95,19 @@ NAME: /[A-Za-z_][A-Za-z_0-9]*/
 %ignore WS
 """
 
-_PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False, cache=True)
+Token = None  # lark's Token class, once a constraint has been parsed (see _parser)
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    """The parser, built on the first constraint read: a process that finds every constraint
+    it needs already parsed (a kept system, see :mod:`canary_infer.syscache`) never imports lark."""
+    global Token
+    from lark import Lark
+    from lark import Token as token
+
+    Token = token
+    return Lark(GRAMMAR, parser="lalr", maybe_placeholders=False, cache=True)
 
 
 # --------------------------------------------------------------------------- the AST
@@ -257,14 +270,33 @@ def feats(n: Node) -> set[Feat]:
 
 
 # --------------------------------------------------------------------------- building
-@dataclass(frozen=True)
 class Definition:
-    """A named formula from a system file (``define name(x, y) = ...``)."""
+    """A named formula from a system file (``define name(x, y) = ...``); its parse tree is read
+    from the text when first used (and is not part of a pickled definition)."""
 
-    name: str
-    params: tuple[str, ...]
-    tree: Tree
-    text: str
+    __slots__ = ("name", "params", "text", "_tree")
+
+    def __init__(self, name: str, params: tuple[str, ...], tree: Tree | None, text: str):
+        self.name, self.params, self.text, self._tree = name, tuple(params), text, tree
+
+    @property
+    def tree(self) -> Tree:
+        if self._tree is None:
+            self._tree = parse_tree(self.text)
+        return self._tree
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Definition) and (self.name, self.params, self.text) == \
+            (other.name, other.params, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.params, self.text))
+
+    def __repr__(self) -> str:
+        return f"Definition({self.name!r}, {self.params!r}, {self.text!r})"
+
+    def __reduce__(self):
+        return Definition, (self.name, self.params, None, self.text)
 
 
 class _Lin:
@@ -520,8 +552,11 @@ def _gcd(a: int, b: int) -> int:
 def parse_tree(text: str) -> Tree:
     """Parse text into a lark tree (syntax only), raising ConstraintError with the column.
     The trees are only read, so one text's tree is shared."""
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    parser = _parser()
     try:
-        return _PARSER.parse(text)
+        return parser.parse(text)
     except UnexpectedInput as e:
         col = getattr(e, "column", None)
         near = text[max(0, (col or 1) - 1):][:15]

@@ -26,8 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from .cards import Hand
-from .engine import Available, solve
+from .engine import Available, build_seat, solve
 from .expr import TRUE, Node, conj, parse
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -89,6 +91,30 @@ def _fits_cached(formula: Node, extra: Node, avail: Available, patterns) -> bool
     return solve(conj([formula, extra]), avail, patterns=list(patterns) if patterns is not None else None).consistent
 
 
+@lru_cache(maxsize=1024)
+def _counted(formula: Node, trump: str | None, avail: Available, patterns) -> SlamFacts | None:
+    """The facts from one run of the engine that counts the fitting hands by aces, kings and
+    (with a trump suit) the trump king and queen: every combination some hand has is there,
+    so each fact is read off exactly.  None when the programme does not fit the engine's
+    state (the facts are then asked for one by one)."""
+    if patterns is not None and not patterns:
+        return SlamFacts(trump, None, None, None)
+    aux = ("A", "K") + ((f"K@{trump}", f"Q@{trump}") if trump is not None else ())
+    t = build_seat(formula, avail, list(patterns) if patterns is not None else None, aux=aux)
+    if t is None or t.aux is None:
+        return None
+    held = np.argwhere(t.aux.sum(axis=-1) > 0)  # rows: aces, kings[, trump king, trump queen]
+    if len(held) == 0:
+        return SlamFacts(trump, None, None, None)
+    controls = 2 * held[:, 0] + held[:, 1]
+    span = (int(controls.min()), int(controls.max()))
+    if trump is None:
+        return SlamFacts(None, None, None, span)
+    values = tuple(sorted({int(v) for v in held[:, 0] + held[:, 2]}))
+    queens = {int(q) for q in held[:, 3]}
+    return SlamFacts(trump, values, None if len(queens) == 2 else queens == {1}, span)
+
+
 def _search(pred, lo: int, hi: int) -> int:
     """The largest k in lo..hi with pred(k) true, pred decreasing and pred(lo) true."""
     while lo < hi:
@@ -118,6 +144,9 @@ def slam_facts(formulas: tuple[Node, ...], trump: str | None, avail: Available |
         return SlamFacts(trump, (kc,), hand.has(trump, "Q"), (2 * aces + kings,) * 2)
     formula = conj(formulas) if formulas else TRUE
     pats = tuple(sorted(patterns)) if patterns is not None else None
+    counted = _counted(formula, trump, avail, pats)
+    if counted is not None:
+        return counted
     if not _fits(formula, TRUE, avail, pats):
         return SlamFacts(trump, None, None, None)
     lo = 12 - _search(lambda k: _fits(formula, parse(f"controls <= {12 - k}"), avail, pats), 0, 12)

@@ -809,6 +809,22 @@ class System:
         self.oracle = None  # possible(formulas) -> bool, set by the inference layer (deleted steps)
         self._roots: dict[tuple[str, int], CallNode] = {}
         self._formulas: dict = {}
+        self._kept_formulas: dict = {}  # pickled formulas of a kept system, read when first asked for
+
+    def __getstate__(self):
+        """Pickled with its formulas one by one, so that a process reading a kept system (see
+        :mod:`canary_infer.syscache`) unpickles only the few its auctions use."""
+        import pickle
+
+        state = dict(self.__dict__)
+        kept = dict(self._kept_formulas)
+        kept.update((k, pickle.dumps(v, pickle.HIGHEST_PROTOCOL)) for k, v in self._formulas.items())
+        state["_formulas"], state["_kept_formulas"] = {}, kept
+        state["_roots"], state["oracle"] = {}, None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
 
     # ------------------------------------------------------------------ comparing and copying
     def canonical(self):
@@ -897,6 +913,10 @@ class System:
             full["trump"] = node.trump
         key = (text, tuple(sorted(full.items())))
         hit = self._formulas.get(key)
+        if hit is None and key in self._kept_formulas:
+            import pickle
+
+            hit = self._formulas[key] = pickle.loads(self._kept_formulas.pop(key))  # noqa: S301 - see __getstate__
         if hit is None:
             try:
                 hit = self._formulas[key] = parse(text, self.definitions, full)
@@ -1744,9 +1764,11 @@ class _Loader:
         return RuleSpec("formula", text, when, (), wider, why, src, no, path)
 
     # ------------------------------------------------------------------ after all files
-    def finish(self) -> System:
+    def finish(self, remembered: bool = True) -> System:
+        """Check the system loaded; ``remembered``: skip the walk of every tree if these very
+        files passed it before (:func:`load_system` keeps the whole checked system instead)."""
         s = self.system
-        stamp = _checked_stamp(self.texts)
+        stamp = _checked_stamp(self.texts) if remembered else None
         if stamp is not None and stamp.exists():
             return s  # these very files passed every check below before
         for name, tree in s.trees.items():
@@ -1874,26 +1896,20 @@ APPLIED = 100  # the rank of the calls a block attached by 'apply' gives (below 
 
 
 def _checked_stamp(texts: list[str]) -> Path | None:
-    """Where the walk of every tree is remembered for these exact files (and this loader), so that
-    it runs once per edit; None when the disk cache is off (``CANARY_INFER_CACHE=off``)."""
+    """Where the walk of every tree is remembered for these exact texts (and this loader), so that
+    it runs once per edit of a text loaded with :func:`load_text`; None when the loaded-system
+    cache is off (``CANARY_INFER_SYSTEM_CACHE=off``, see :mod:`canary_infer.syscache`)."""
     import hashlib
-    import os
 
-    from .cache import CacheConfigError, folder
+    from .syscache import quiet_folder
 
-    if os.environ.get("CANARY_INFER_CHECKED", "").strip():  # a folder for these marks alone (the tests')
-        base = Path(os.environ["CANARY_INFER_CHECKED"].strip()).expanduser()
-    else:
-        try:
-            base = folder()
-        except CacheConfigError:
-            return None  # the command reports a bad setting itself
-        if base is None:
-            return None
+    base = quiet_folder()
+    if base is None:
+        return None
     h = hashlib.sha256(Path(__file__).read_bytes())
     for t in texts:
         h.update(b"\0" + t.encode("utf-8"))
-    return base / "systems" / f"checked-{h.hexdigest()[:32]}"
+    return base / f"checked-{h.hexdigest()[:32]}"
 
 
 def _check_tree(s: System) -> None:
@@ -1968,8 +1984,11 @@ def load_text(text: str, path: str = "<text>", partial: bool = False) -> System:
     return _finished(loader, partial)
 
 
-def _finished(loader: _Loader, partial: bool = False) -> System:
-    s = loader.finish()
+def _finished(loader: _Loader, partial: bool = False, remembered: bool = True) -> System:
+    return _complete(loader.finish(remembered), partial)
+
+
+def _complete(s: System, partial: bool) -> System:
     if "opening" not in s.trees and not partial:
         raise SystemFileError(s.files[-1] if s.files else "<system>", 0,
                               "the system has no 'tree opening': nothing says what the openings mean")
@@ -1979,17 +1998,27 @@ def _finished(loader: _Loader, partial: bool = False) -> System:
 def load_system(paths: list[str | Path] | None = None, partial: bool = False) -> System:
     """Load the system files (by default the built-in ``constraints/*.canary``).  A system needs a
     ``tree opening`` unless ``partial`` (a file of definitions alone, say)."""
-    loader = _Loader()
     if paths is None:
         base = builtin_dir()
         files = sorted((p for p in base.iterdir() if p.name.endswith(".canary")), key=lambda p: p.name)
-        for p in files:
-            loader.load_text(_read(p, f"constraints/{p.name}"), f"constraints/{p.name}")
+        texts = [(f"constraints/{p.name}", _read(p, f"constraints/{p.name}")) for p in files]
     else:
-        for p in paths:
-            p = Path(p)
-            loader.load_text(_read(p, str(p)), str(p))
-    return _finished(loader, partial)
+        texts = [(str(Path(p)), _read(Path(p), str(Path(p)))) for p in paths]
+    from . import syscache
+
+    where = syscache.quiet_folder()
+    k = syscache.key(texts) if where is not None else None
+    if where is not None:
+        kept = syscache.load(where, k, [shown for shown, _ in texts])
+        if kept is not None:
+            return _complete(kept, partial)  # these very files loaded and passed every check before
+    loader = _Loader()
+    for shown, text in texts:
+        loader.load_text(text, shown)
+    s = _finished(loader, partial, remembered=False)
+    if where is not None:
+        syscache.store(where, k, s)
+    return s
 
 
 # --------------------------------------------------------------------------- printing

@@ -4,12 +4,12 @@ import pytest
 
 # The tests compute everything afresh: no results from an earlier run's disk cache.
 os.environ["CANARY_INFER_CACHE"] = "off"
-# The walk of every tree at load runs once per version of the files (and of the loader); its mark
-# is kept in a folder of this run's own, so that the many processes the tests start do not each
-# walk the whole system again.
+# A loaded and checked system is kept once per version of the files (and of the loader); the tests
+# keep theirs in a folder of this run's own, so that the many processes the tests start do not each
+# parse the files and walk the whole system again, and nothing is written to the user's cache.
 import tempfile  # noqa: E402
 
-os.environ["CANARY_INFER_CHECKED"] = tempfile.mkdtemp(prefix="canary-checked-")
+os.environ["CANARY_INFER_SYSTEM_CACHE"] = tempfile.mkdtemp(prefix="canary-systems-")
 # ... and read the built-in system unless a test says otherwise, whatever the developer's shell says.
 os.environ.pop("CANARY_SYSTEM", None)
 # the engine's walk of a whole system of one's own at load (minutes for a copy of the built-in

@@ -240,3 +240,22 @@ def test_brute_force_helper_is_itself_right():
     # 0-3 HCP: no ace (4), at most one king; a queen possible
     assert brute(0, 3, "S") == ((0, 1), {False, True}, (0, 1))
     assert sum(1 for _ in honour_sets(frozenset(HONOURS[2:]))) == 4  # two honours left: four sets
+
+
+@pytest.mark.parametrize("auction", ["1S", "P", "2S P 2N P 3C P 3D P 3H P 4C", "1H X P 1S"])
+def test_the_one_run_facts_are_the_facts_asked_one_by_one(inferencer, monkeypatch, auction):
+    """slam_facts reads every fact off one table counted by aces, kings and the trump king and
+    queen; asking the engine each question separately (its fallback) gives the same facts."""
+    from canary_infer import slam
+
+    calls = inferencer.read(Auction.parse(auction))
+    mine = Hand.from_pbn("KQ2.A87.QJ54.962")
+    for seat in "NESW":
+        formulas = inferencer.seat_formulas(calls, seat)
+        for avail in (Available(), Available.excluding(mine)):
+            for trump in (None, "S", "D"):
+                fast = slam_facts(formulas, trump, avail)
+                with monkeypatch.context() as m:
+                    m.setattr(slam, "_counted", lambda *a: None)
+                    slow = slam_facts(formulas, trump, avail)
+                assert fast == slow, (auction, seat, trump)
