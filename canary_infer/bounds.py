@@ -16,12 +16,15 @@ Three steps, each sound on its own:
 3. *What is left* is decided by the card-level CP-SAT model of the whole deal (four hands of
    52 booleans each): a feasible answer is a witness, an infeasible one a proof.  Anything
    still open when the time runs out is reported as possible and listed as not proven.
+
+The time is counted in work, not read off a clock, so that the same question gets the same
+answer on a busy machine as on an idle one: a drawing attempt costs :data:`TRY_COST` per deal
+tried (about what a try takes here), a CP-SAT solve its deterministic time.
 """
 
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
@@ -251,6 +254,7 @@ class DealModel:
         from .cpsat import HandModel
 
         self.cp = cp_model
+        self.spent = 0.0  # the deterministic time of the solves so far
         m = self.model = cp_model.CpModel()
         seats = j.unseen_seats
         cards = [(SUITS[c // 13], RANKS[c % 13]) for c in np.flatnonzero(j.unseen)]
@@ -289,8 +293,13 @@ class DealModel:
             sense, expr = objective
             (m.Minimize if sense == "min" else m.Maximize)(expr)
         solver = _solver()
-        solver.parameters.max_time_in_seconds = max(0.05, time_limit)
-        return solver, solver.Solve(m)
+        # a deterministic limit: the same answer whatever the machine's load (the wall-clock
+        # limit is only a guard against a machine far slower than this one)
+        solver.parameters.max_deterministic_time = max(0.05, time_limit)
+        solver.parameters.max_time_in_seconds = 10 * max(0.05, time_limit) + 5
+        st = solver.Solve(m)
+        self.spent += solver.deterministic_time
+        return solver, st
 
     def pattern_possible(self, seat: str, p, time_limit: float) -> bool | None:
         h = self.hands[seat]
@@ -310,6 +319,7 @@ class DealModel:
 
 
 # --------------------------------------------------------------------------- putting it together
+TRY_COST = 1.2e-4  # the work of one deal tried by the drawing search, in seconds of this machine
 def _length_only(f) -> bool:
     from .joint import _length_only as lo
 
@@ -320,7 +330,7 @@ def joint_views(j) -> dict:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
     from .joint import _PAT_INDEX, CARD_HCP, SeatView, classes_of
 
-    deadline = time.process_time() + j.budget
+    spent = [0.0]  # work so far, in (roughly) seconds: see the module doc
     outer = outer_bounds(j)
     if any(not o[0].any() for o in outer.values()):
         return {s: SeatView(s, None, {}) for s in j.unseen_seats}
@@ -395,7 +405,11 @@ def joint_views(j) -> dict:
         return model
 
     def left() -> float:
-        return deadline - time.process_time()
+        return j.budget - spent[0] - (model.spent if model is not None else 0.0)
+
+    def attempt(held, tries: int = 96):
+        spent[0] += tries * TRY_COST
+        return search.attempt(held, tries=tries)
 
     cand = {s: [int(i) for i in np.flatnonzero(outer[s][0])] for s in j.unseen_seats}
     by_pat = {s: search.table(s).ph.sum(axis=1) for s in j.unseen_seats}
@@ -416,7 +430,7 @@ def joint_views(j) -> dict:
             weight = np.zeros(len(ALL_PATTERNS))
             weight[miss] = 1.0 / by_pat[s][miss]
             before = len(seen_p[s])
-            found = search.attempt({s: (weight, None)}, tries=min(2048, max(256, 2 * len(miss))))
+            found = attempt({s: (weight, None)}, tries=min(2048, max(256, 2 * len(miss))))
             if found is not None:
                 witness(found, 0.0)
             idle[s] = idle[s] + 1 if len(seen_p[s]) == before else 0
@@ -433,12 +447,12 @@ def joint_views(j) -> dict:
             done = (lengths_exact and s in general) or (
                 s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s]))
             if not done and left() > 0:
-                found = search.attempt({s: (None, value)})
+                found = attempt({s: (None, value)})
                 if found is None and general and s not in general:
                     # the others at their extremes leave this seat the most (least) room
                     ext = {g: (None, int((outer[g][1] if sense == "max" else outer[g][2])[cand[g]].min()
                                          if sense == "max" else outer[g][2][cand[g]].max())) for g in general}
-                    found = search.attempt(ext)
+                    found = attempt(ext)
                 if found is not None:
                     witness(found, 0.0)
                 done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])

@@ -170,7 +170,8 @@ class Inferencer:
     def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
                  conflict_seconds: float = 2.0, budget: float = 2.0, joint: bool = False):
         self.system = system or load_system()
-        self.budget = budget  # CPU seconds for proofs when two or more unseen seats are constrained
+        # seconds of work (counted, not clocked: bounds.py) for proofs with 2+ unseen seats constrained
+        self.budget = budget
         self.joint = joint  # the default of infer(joint=...)
         if we is not None and we not in ("NS", "EW"):
             raise ValueError(f"--we takes NS or EW, got {we!r}")

@@ -409,8 +409,9 @@ class Joint:
     ``formulas``: seat -> the formula of its calls (seats absent, or TRUE, are unconstrained);
     ``known``: (seat, hand) for my own hand; ``tables``: single-seat tables already solved
     for these formulas over the unseen cards (they are built when missing); ``seed`` makes the
-    sampling behind estimates and witnesses reproducible; ``budget`` bounds, in seconds, the
-    search for witnesses and proofs when two or more unseen seats are constrained."""
+    sampling behind estimates and witnesses reproducible; ``budget`` bounds, in seconds of work
+    counted (not clocked), the search for witnesses and proofs when two or more unseen seats are
+    constrained."""
 
     def __init__(self, formulas: dict[str, Node], known: tuple[str, Hand] | None = None,
                  tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = 2.0):

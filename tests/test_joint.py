@@ -247,3 +247,18 @@ def test_free_seat_hcp_range_matches_the_full_distribution(text, known):
     assert (lo, hi) == (min(d.hcp), max(d.hcp)), text
     if text == "hcp <= 2":
         assert hi == 37 and lo == (1 if known else 0)
+
+
+def test_a_busy_machine_gets_the_same_answer(monkeypatch):
+    """The proofs' budget is counted in work, not read off a clock: with a clock that runs a
+    second per reading (a machine far busier than this one) the answer is the same."""
+    import time
+
+    from canary_infer.infer import Inferencer
+
+    auctions = ["1S X 2S", "P P P 2H P 2S P 2N P 3C P 3D"]
+    calm = [Inferencer(joint=True).infer(Auction.parse(a)).as_json() for a in auctions]
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
+    busy = [Inferencer(joint=True).infer(Auction.parse(a)).as_json() for a in auctions]
+    assert busy == calm
