@@ -28,9 +28,9 @@ def test_each_step_matches_inference_of_the_auction_so_far(inferencer):
     auction = Auction.parse("2S P 2N P 3C")
     ex = explain(inferencer, auction)
     assert [s["call"] for s in ex["steps"]] == ["2S", "P", "2N", "P", "3C"]
-    for k, st in enumerate(ex["steps"]):
-        before = inferencer.infer(Auction(auction.calls[:k])).hands[st["seat"]]
-        after = inferencer.infer(Auction(auction.calls[:k + 1])).hands[st["seat"]]
+    for k, st in enumerate(ex["steps"]):  # the deal's ranges: every seat's calls and the shared deck
+        before = inferencer.infer(Auction(auction.calls[:k]), joint=True).hands[st["seat"]]
+        after = inferencer.infer(Auction(auction.calls[:k + 1]), joint=True).hands[st["seat"]]
         assert st["before"]["hcp"] == list(before.hcp) and st["after"]["hcp"] == list(after.hcp)
         assert st["after"]["patterns"] == len(after.patterns) and st["before"]["patterns"] == len(before.patterns)
         assert st["after"]["lengths"] == {s: list(v) for s, v in after.lengths.items()}
@@ -50,7 +50,8 @@ def test_share_of_the_patterns_left_is_the_chance_a_random_hand_has_one(inferenc
     step = ex["steps"][0]
     left = [tuple(map(int, p.split("-"))) for p in inferencer.infer(Auction.parse("2S")).hands["N"].patterns]
     expected = sum(prod(comb(13, n) for n in p) for p in left) / comb(52, 13)
-    assert step["patterns_share"] == pytest.approx(expected, rel=1e-12)
+    assert step["patterns_share"] == expected and step["patterns_share_se"] is None  # exact counts
+    assert step["before"]["scope"] == "exact" and step["before"]["deals"] == prod(comb(13 * k, 13) for k in (4, 3, 2))
     assert step["before"]["patterns"] == 560 and step["after"]["patterns"] == len(left)
 
 
