@@ -59,8 +59,20 @@ def _rng(r) -> str:
     return str(lo) if lo == hi else f"{lo}–{hi}"
 
 
+def _pct(pt: dict) -> str:
+    se = f" ±{100 * pt['se']:.1f}" if "se" in pt else ""
+    return f"{100 * pt['p']:.1f}%{se}"
+
+
 def inference_html(inference, limit: int = 8) -> str:
-    """The auction with each call's meaning, then each seat's ranges and patterns."""
+    """The auction with each call's meaning, then each seat's ranges and patterns.
+
+    With probabilities (``infer(auction, known, prob=True, joint=True)``) each pattern has
+    its probability over the deals consistent with the auction (exact, or estimated from
+    the exact sampler with ± one standard error), through
+    :func:`canary_infer.present.seat_picture`; a line under the table says which."""
+    from .present import scope_note, seat_picture
+
     rows = []
     for c in inference.calls:
         mark = "" if c.defined else ' style="color: #888"'
@@ -69,17 +81,31 @@ def inference_html(inference, limit: int = 8) -> str:
                     f"<td>{escape(c.meaning)}{src}</td></tr>")
     calls = ('<table class="canary-calls">' + "".join(rows) + "</table>") if rows else "<p>(no calls)</p>"
     head = "".join(f"<th>{suit(s)}</th>" for s in SUITS)
-    seats = []
+    with_p = any(inference.hands[s].distribution is not None for s in SEATS)
+    seats, pictures = [], []
     for s in SEATS:
         h = inference.hands[s]
         if not h.consistent:
             seats.append(f'<tr><td>{s}</td><td colspan="6">no hand fits these calls</td></tr>')
             continue
         lens = "".join(f"<td>{_rng(h.lengths[x])}</td>" for x in SUITS)
-        pats = " ".join(h.patterns[:limit]) + (f" … ({len(h.patterns)})" if len(h.patterns) > limit else "")
+        if with_p and (h.distribution is not None or h.known):
+            pic = seat_picture(None, inference, s)
+            pictures.append(pic)
+            shown = [f"{pt['pattern']} {_pct(pt)}" for pt in pic["patterns"][:limit]]
+            total = len(pic["patterns"])
+        else:
+            shown, total = h.patterns[:limit], len(h.patterns)
+        pats = ", ".join(shown) if with_p else " ".join(shown)
+        pats += f" … ({total})" if total > limit else ""
         mine = " (your hand)" if h.known else ""
         seats.append(f"<tr><td>{s}{mine}</td><td>{_rng(h.hcp)}</td>{lens}<td>{escape(pats)}</td></tr>")
     table = (f'<table class="canary-seats"><tr><th>seat</th><th>HCP</th>{head}<th>patterns (most frequent first)'
              "</th></tr>" + "".join(seats) + "</table>")
+    if pictures:
+        note = "Probabilities: " + scope_note(pictures) + "."
+    else:
+        note = "infer(auction, prob=True, joint=True) gives the patterns' probabilities."
     dealer = inference.auction.dealer
-    return f'<div class="canary-inference"><p>Dealer {SEAT_NAME[dealer]}</p>{calls}{table}</div>'
+    return (f'<div class="canary-inference"><p>Dealer {SEAT_NAME[dealer]}</p>{calls}{table}'
+            f'<p class="canary-probabilities">{escape(note)}</p></div>')

@@ -2,24 +2,38 @@
 words of a call, and example deals.
 
 Everything they show of a seat goes through :func:`seat_picture`, and every example deal
-through :func:`example_deals`, so that the deal-level engine can take their place in one
-spot each.  Today a picture is *single-seat*: each seat is solved alone against the
-unseen cards (the other seats' calls are not taken into account), and its probabilities
-are the shares of those hands.
+through :func:`example_deals`.  A picture is the deal's: its ranges and patterns are the
+deal-level engine's (every bound and pattern attained by a deal consistent with every
+seat's calls and your hand), and so are its probabilities, when the inference was asked
+for them (``infer(auction, known, prob=True, joint=True)``):
+
+* *exact* (``scope`` ``"exact"``) when at most one unseen seat's calls constrain it: the
+  share of each pattern, length or HCP total among all the deals consistent with the
+  auction (and your hand), from exact integer counts of those deals;
+* *estimated* (``"estimated"``) when two or more unseen seats are constrained: the shares
+  among ``samples`` deals drawn uniformly from the consistent ones by the exact sampler,
+  each with its standard error.
+
+Where no deal fits every call (or the inference has no probabilities), the probabilities
+fall back to each seat alone against the unseen cards (``"single-seat"``), and say so.
+:func:`scope_note` says in words what a page's probabilities are.
 
     >>> from canary_infer.auction import Auction
     >>> from canary_infer.infer import Inferencer
     >>> inf = Inferencer()
-    >>> result = inf.infer(Auction.parse("2S P 2N P 3C"))
+    >>> result = inf.infer(Auction.parse("2S P 2N P 3C"), prob=True, joint=True)
     >>> pic = seat_picture(inf, result, "N")
-    >>> pic["hcp"], [p["pattern"] for p in pic["patterns"]][:2]
-    ([11, 16], ['5-3-1-4', '5-4-0-4'])
-    >>> round(sum(p["p"] for p in pic["patterns"]), 9)
-    1.0
+    >>> pic["scope"], pic["hcp"], [p["pattern"] for p in pic["patterns"]][:2]
+    ('exact', [11, 16], ['5-3-1-4', '5-4-0-4'])
+    >>> sum(p["count"] for p in pic["patterns"]) == pic["deals"], round(sum(p["p"] for p in pic["patterns"]), 12)
+    (True, 1.0)
+    >>> scope_note([pic])[:60]
+    'exact: the share of each among all 69,703,634,629,943,622,64'
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from functools import lru_cache
@@ -32,9 +46,34 @@ from .engine import Available, build_table, make_plan, vector
 from .expr import TRUE, conj, disj, evaluate, negate
 from .words import definition_names, say
 
-SCOPE = "single-seat"
-SCOPE_NOTE = ("each seat alone: its own calls against the cards you cannot see (the other seats' calls are not "
-              "yet taken into account)")
+EXACT, ESTIMATED, SINGLE = "exact", "estimated", "single-seat"  # a picture's scope
+SAMPLES = 2000
+"""Deals drawn where the teaching views' probabilities are estimated (two or more unseen
+seats constrained): the deal-level engine draws this many anyway for its witnesses, so
+they cost nothing more, and a share's standard error is at most 1.1 percentage points."""
+
+
+def scope_note(pictures, known: bool = False, auction: str = "the auction") -> str:
+    """What the probabilities of these pictures are, in words (``known``: with your hand)."""
+    hand = " and your hand" if known or any(p.get("known") for p in pictures) else ""
+    pictures = [p for p in pictures if p.get("consistent") and not p.get("known")]
+    scopes = {p["scope"] for p in pictures}
+    both = EXACT in scopes and ESTIMATED in scopes
+    parts = []
+    if EXACT in scopes:
+        deals = {p["deals"] for p in pictures if p["scope"] == EXACT}
+        many = f"all {deals.pop():,} deals" if len(deals) == 1 else "all the deals"
+        where = " where at most one unseen seat's calls constrain it" if both else ""
+        parts.append(f"exact: the share of each among {many} consistent with {auction}{hand}{where}")
+    if ESTIMATED in scopes:
+        n = {p["samples"] for p in pictures if p["scope"] == ESTIMATED}
+        many = f"{n.pop():,} deals" if len(n) == 1 else "deals"
+        where = " where two or more are constrained" if both else ""
+        parts.append(f"estimated{where} from {many} drawn uniformly by the exact sampler from all the deals "
+                     f"consistent with {auction}{hand}; ± is one standard error")
+    if SINGLE in scopes:
+        parts.append("each seat alone (no deal fits every call): its own calls against the cards you cannot see")
+    return "; ".join(parts) if parts else "none: no hand fits"
 
 
 def _avail(known) -> Available:
@@ -57,33 +96,72 @@ def seat_picture(inferencer, inference, seat: str, known: tuple[str, Hand] | Non
                  histogram: bool = True) -> dict:
     """One seat's picture after an auction: ranges, patterns with probabilities, HCP histogram.
 
-    ``inference`` is ``inferencer.infer(auction, known)``.  Keys: ``seat``, ``consistent``,
-    ``known`` (your own hand), ``hcp`` and ``lengths`` (exact ranges), ``patterns`` (every
-    pattern left, most frequent first, each ``{"pattern", "p", "count"}``), ``hcp_dist``
-    (``{hcp: p}``; with ``histogram``), ``length_dist`` (``{suit: {n: p}}``), ``hands``
-    (how many hands fit), ``scope`` (what the probabilities are about) and ``conflict``
-    (positions of calls that contradict each other, when nothing fits).
+    ``inference`` is ``inferencer.infer(auction, known, prob=True, joint=True)`` (without
+    ``prob`` the probabilities are each seat's alone, ``scope`` ``"single-seat"``).  Keys:
+    ``seat``, ``consistent``, ``known`` (your own hand), ``hcp`` and ``lengths`` (exact
+    ranges), ``patterns`` (every pattern left, most frequent first, each ``{"pattern", "p",
+    "count"}``, plus ``"se"`` when estimated), ``hcp_dist`` (``{hcp: p}``; with
+    ``histogram``), ``length_dist`` (``{suit: {n: p}}``), ``scope`` (``"exact"``,
+    ``"estimated"`` or ``"single-seat"``), ``deals`` (the exact number of consistent deals
+    the counts are out of, when exact), ``samples`` (the deals drawn, when estimated),
+    ``standard_errors`` (``{"patterns": {pattern: se}, "lengths": {suit: {n: se}}, "hcp":
+    {hcp: se}}`` when estimated, else None), ``hands`` (how many hands fit the seat's own
+    calls) and ``conflict`` (positions of calls that contradict each other, when nothing
+    fits).  Counts are exact Python integers.
     """
     got = inference.hands[seat]
-    pic = {"seat": seat, "consistent": got.consistent, "known": got.known, "scope": SCOPE,
+    pic = {"seat": seat, "consistent": got.consistent, "known": got.known, "scope": EXACT,
            "hcp": list(got.hcp) if got.hcp else None,
            "lengths": {s: list(v) for s, v in got.lengths.items()} if got.lengths else None,
            "hands": int(got.hands), "patterns": [], "hcp_dist": {}, "length_dist": {},
-           "conflict": got.conflict}
+           "deals": None, "samples": None, "standard_errors": None, "conflict": got.conflict}
     if got.known:  # your own hand, whether or not it fits your calls
-        hand = known[1]
+        hand = known[1] if known else got.hand
         pic["patterns"] = [{"pattern": hand.pattern, "p": 1.0, "count": 1}]
         pic["hcp_dist"] = {hand.hcp: 1.0}
         pic["length_dist"] = {s: {hand.length(s): 1.0} for s in SUITS}
         return pic
     if not got.consistent:
         return pic
+    d = got.distribution
+    if d is None or not d.total:
+        return _single_seat(pic, inferencer, inference, seat, known, histogram)
+    total = d.total
+    counts = d.patterns
+    order = list(got.patterns) + [p for p in counts if p not in set(got.patterns)]
+    ranked = sorted(order, key=lambda p: -counts.get(p, 0))  # stable: the engine's order among equals
+    pic["patterns"] = [{"pattern": p, "p": counts.get(p, 0) / total, "count": int(counts.get(p, 0))} for p in ranked]
+    pic["length_dist"] = {s: {n: c / total for n, c in d.lengths[s].items()} for s in SUITS}
+    if histogram:
+        pic["hcp_dist"] = {h: c / total for h, c in sorted(d.hcp.items())}
+    if d.exact:
+        pic["deals"] = int(total)
+        return pic
+    pic["scope"], pic["samples"] = ESTIMATED, int(total)
+
+    def se(c):
+        q = c / total
+        return math.sqrt(q * (1 - q) / total)
+
+    for pt in pic["patterns"]:
+        pt["se"] = se(pt["count"])
+    pic["standard_errors"] = {"patterns": {pt["pattern"]: pt["se"] for pt in pic["patterns"]},
+                              "lengths": {s: {n: se(c) for n, c in d.lengths[s].items()} for s in SUITS},
+                              "hcp": {h: se(c) for h, c in sorted(d.hcp.items())} if histogram else {}}
+    return pic
+
+
+def _single_seat(pic: dict, inferencer, inference, seat: str, known, histogram: bool) -> dict:
+    """The probabilities of the seat alone: its calls against the unseen cards (where no deal
+    fits every call, or the inference was not asked for probabilities)."""
+    got = inference.hands[seat]
+    pic["scope"] = SINGLE
     avail = _avail(known)
     formulas = inferencer.seat_formulas(inference.calls, seat)
     res = inferencer._solve_chain(formulas, avail)
     total = res.hands
-    joint = set(got.patterns)  # the patterns some whole deal allows (the inference's own list)
-    ranked = sorted(((p, c) for p, c in res.patterns.items() if "-".join(map(str, p)) in joint),
+    allowed = set(got.patterns)
+    ranked = sorted(((p, c) for p, c in res.patterns.items() if "-".join(map(str, p)) in allowed),
                     key=lambda kv: (-kv[1], kv[0]))
     pic["patterns"] = [{"pattern": "-".join(map(str, p)), "p": c / total, "count": int(c)} for p, c in ranked]
     for i, s in enumerate(SUITS):

@@ -8,7 +8,10 @@ One page, rendered on the server, with the whole position in its URL
 - the system's next calls at this point with their meanings and what they show (the
   explore view);
 - for each seat its picture: HCP and length ranges, the patterns left with probability
-  bars, an HCP histogram (through :func:`canary_infer.present.seat_picture`);
+  bars, an HCP histogram (through :func:`canary_infer.present.seat_picture`), all the
+  deal's: exact over the deals consistent with the auction (and your hand) where at most
+  one unseen seat is constrained, else estimated from ``samples`` deals drawn by the exact
+  sampler (:data:`canary_infer.present.SAMPLES`), shown with ± one standard error;
 - an optional own hand; a few example deals (through
   :func:`canary_infer.present.example_deals`) with BBO handviewer links.
 
@@ -27,7 +30,7 @@ from .cards import SUITS, CardError, Hand
 from .infer import Inferencer
 from .lin import handviewer_url
 from .notebook import SEAT_NAME, SYMBOL
-from .present import SCOPE_NOTE, call_words, example_deals, seat_picture
+from .present import SAMPLES, call_words, example_deals, scope_note, seat_picture
 from .system import walk
 
 STRAINS = "CDHSN"
@@ -55,10 +58,11 @@ def _url(calls, dealer, hand) -> str:
 class Explorer:
     """Everything the page shows for a position, as plain data."""
 
-    def __init__(self, system=None, deals: int = 3):
+    def __init__(self, system=None, deals: int = 3, samples: int = SAMPLES):
         self.inferencer = Inferencer(system)
         self.system = self.inferencer.system
         self.deals = deals
+        self.samples = samples  # deals drawn where the probabilities are estimated
 
     def position(self, text: str, dealer: str, hand_text: str | None, with_deals: bool = True) -> dict:
         dealer = (dealer or "N").upper()
@@ -76,7 +80,8 @@ class Explorer:
             errors.append(f"{e} — showing the calls before it")
             tokens = [t for t in re.split(r"[\s,\-]+", text or "") if t]
             auction = Auction.parse(" ".join(tokens[:e.position or 0]), dealer=dealer)
-        inf = self.inferencer.infer(auction, known, joint=True)  # as the command line answers
+        # the deal's ranges and probabilities, as the command line answers (infer --prob)
+        inf = self.inferencer.infer(auction, known, prob=True, joint=True, samples=self.samples)
         calls = [str(c) for c in auction.calls]
         readings = []
         for c in inf.calls:
@@ -98,7 +103,8 @@ class Explorer:
         return {"auction": calls, "dealer": dealer, "hand": hand_text, "known": known[0] if known else None,
                 "calls": readings, "seats": seats, "next": nxt, "deals": deals, "errors": errors,
                 "complete": auction.is_complete, "turn": auction.turn if not auction.is_complete else None,
-                "scope": SCOPE_NOTE, "url": _url(calls, dealer, hand_text)}
+                "probabilities": scope_note(list(seats.values()), known is not None),
+                "url": _url(calls, dealer, hand_text)}
 
     def _next_calls(self, auction: Auction, hand_text) -> dict:
         """The bidding box (legal calls only) and the system's calls at this point."""

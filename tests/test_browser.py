@@ -79,13 +79,29 @@ def check_seats_against_infer(driver, expected):
         for suit, (lo, hi) in h["lengths"].items():
             (cell,) = by_css(driver, f"#seat-{seat} td[data-suit='{suit}']")
             assert cell.text == (str(lo) if lo == hi else f"{lo}–{hi}")
+        if "probabilities" in h:  # the bars' percentages are infer --prob's (the ten likeliest)
+            want = h["probabilities"]["patterns"]
+            for bar in by_css(driver, f"#seat-{seat} .pattern"):
+                pattern = bar.get_attribute("data-pattern")
+                shown = bar.find_element("css selector", "span.p").text
+                p = want.get(pattern, 0.0)
+                if h.get("known"):
+                    assert shown == "100.0%"
+                elif h["exact"]:
+                    assert shown == f"{100 * p:.1f}%", (seat, pattern)
+                else:
+                    se = h["standard_errors"]["patterns"].get(pattern)
+                    assert shown == (f"{100 * p:.1f}% ±{100 * se:.1f}" if se is not None else "not drawn")
 
 
 def test_bid_by_clicking_and_the_page_agrees_with_infer_json(page):
     driver, base = page
     screenshot.bid(driver, base, ["2S", "P", "2N", "P", "3C"])
     assert parse_qs(urlparse(driver.current_url).query)["a"] == ["2S-P-2N-P-3C"]
-    check_seats_against_infer(driver, infer_json("2S P 2N P 3C"))
+    expected = infer_json("2S P 2N P 3C", "--prob")
+    check_seats_against_infer(driver, expected)
+    footer = by_css(driver, "#probabilities")[0].text
+    assert f"exact: the share of each among all {expected['deals']:,} deals consistent with the auction" in footer
     # every call with its meaning; the defenders' passes marked undefined
     items = by_css(driver, "#meanings li")
     assert [i.get_attribute("data-call") for i in items] == ["2S", "P", "2N", "P", "3C"]
@@ -94,6 +110,7 @@ def test_bid_by_clicking_and_the_page_agrees_with_infer_json(page):
     # North's patterns with their probability bars, and an HCP histogram over 11..16
     bars = by_css(driver, "#seat-N .pattern")
     assert len(bars) == 4 and all(b.text.strip().endswith("%") for b in bars)
+    assert sum(float(b.get_attribute("data-p")) for b in bars) == pytest.approx(1, abs=1e-12)
     assert [b.get_attribute("data-hcp") for b in by_css(driver, "#seat-N .hist div")] == [str(k) for k in range(11, 17)]
 
 
@@ -120,12 +137,22 @@ def test_own_hand_and_a_shared_link(page):
     box.send_keys("S:KQ2.A87.QJ54.962")
     by_css(driver, "#hand-submit")[0].click()
     assert "(your hand)" in by_css(driver, "#seat-S h2")[0].text
-    check_seats_against_infer(driver, infer_json("1S", "--hand", "S:KQ2.A87.QJ54.962"))
+    check_seats_against_infer(driver, infer_json("1S", "--hand", "S:KQ2.A87.QJ54.962", "--prob"))
+    assert "consistent with the auction and your hand" in by_css(driver, "#probabilities")[0].text
     link = by_css(driver, "#share")[0].get_attribute("href")
     driver.get("about:blank")
     driver.get(link)  # the position travels in the address
     assert [i.get_attribute("data-call") for i in by_css(driver, "#meanings li")] == ["1S"]
     assert "(your hand)" in by_css(driver, "#seat-S h2")[0].text
+
+
+def test_estimated_probabilities_show_their_standard_error(page):
+    """1H X P 1S: three unseen seats constrained: the shares of 2,000 exact samples, with ±."""
+    driver, base = page
+    screenshot.bid(driver, base, ["1H", "X", "P", "1S"])
+    check_seats_against_infer(driver, infer_json("1H X P 1S", "--prob", "--samples", "2000"))
+    assert all(s.get_attribute("data-scope") == "estimated" for s in by_css(driver, "section.seat"))
+    assert "estimated from 2,000 deals drawn uniformly by the exact sampler" in by_css(driver, "#probabilities")[0].text
 
 
 def test_example_deals_fit_and_link_to_the_handviewer(page, inferencer):

@@ -28,9 +28,9 @@ def test_each_step_matches_inference_of_the_auction_so_far(inferencer):
     auction = Auction.parse("2S P 2N P 3C")
     ex = explain(inferencer, auction)
     assert [s["call"] for s in ex["steps"]] == ["2S", "P", "2N", "P", "3C"]
-    for k, st in enumerate(ex["steps"]):
-        before = inferencer.infer(Auction(auction.calls[:k])).hands[st["seat"]]
-        after = inferencer.infer(Auction(auction.calls[:k + 1])).hands[st["seat"]]
+    for k, st in enumerate(ex["steps"]):  # the deal's ranges: every seat's calls and the shared deck
+        before = inferencer.infer(Auction(auction.calls[:k]), joint=True).hands[st["seat"]]
+        after = inferencer.infer(Auction(auction.calls[:k + 1]), joint=True).hands[st["seat"]]
         assert st["before"]["hcp"] == list(before.hcp) and st["after"]["hcp"] == list(after.hcp)
         assert st["after"]["patterns"] == len(after.patterns) and st["before"]["patterns"] == len(before.patterns)
         assert st["after"]["lengths"] == {s: list(v) for s, v in after.lengths.items()}
@@ -50,7 +50,8 @@ def test_share_of_the_patterns_left_is_the_chance_a_random_hand_has_one(inferenc
     step = ex["steps"][0]
     left = [tuple(map(int, p.split("-"))) for p in inferencer.infer(Auction.parse("2S")).hands["N"].patterns]
     expected = sum(prod(comb(13, n) for n in p) for p in left) / comb(52, 13)
-    assert step["patterns_share"] == pytest.approx(expected, rel=1e-12)
+    assert step["patterns_share"] == expected and step["patterns_share_se"] is None  # exact counts
+    assert step["before"]["scope"] == "exact" and step["before"]["deals"] == prod(comb(13 * k, 13) for k in (4, 3, 2))
     assert step["before"]["patterns"] == 560 and step["after"]["patterns"] == len(left)
 
 
@@ -89,3 +90,90 @@ def test_cli_text_json_and_errors(run):
     assert status == 2 and json.loads(out)["error"]["kind"] == "illegal"
     status, _, err = run("explain", "1S", "--hand", "S:AKQ")
     assert status == 2 and err.startswith("error:")
+
+
+CLUBS = ('tree opening\n  2C  "11-16 HCP, six clubs, no four-card major"  [T1]\n'
+         "      = hcp in 11..16 and C == 6 and S <= 3 and H <= 3\n"
+         '    2D  "relay"  [T2]\n'
+         '      2S  "three spades"  [T4]\n'
+         "          = S == 3\n")
+
+
+@pytest.fixture(scope="module")
+def clubs(tmp_path_factory):
+    from canary_infer.infer import Inferencer
+    from canary_infer.system import load_system
+
+    path = tmp_path_factory.mktemp("system") / "clubs.canary"
+    path.write_text(CLUBS)
+    return Inferencer(load_system([path]))
+
+
+def opener_hands(exclude=None):
+    """pattern -> the number of 2C openings (11-16 HCP, six clubs, no four-card major) from the
+    unseen cards, by brute force over each suit's honours and spot cards."""
+    from collections import Counter
+
+    from canary_infer.cards import RANKS, SUITS
+
+    points = {"A": 4, "K": 3, "Q": 2, "J": 1}
+    states = Counter({((), 0): 1})
+    for s in SUITS:
+        ranks = [r for r in RANKS if not (exclude and exclude.has(s, r))]
+        honours = [r for r in ranks if r in points]
+        spots = len(ranks) - len(honours)
+        nxt = Counter()
+        for (pat, h), c in states.items():
+            for mask in range(1 << len(honours)):
+                held = [x for i, x in enumerate(honours) if mask >> i & 1]
+                for k in range(spots + 1):
+                    n = len(held) + k
+                    if sum(pat) + n <= 13:
+                        nxt[(pat + (n,), h + sum(points[x] for x in held))] += c * comb(spots, k)
+        states = nxt
+    out = Counter()
+    for (p, h), c in states.items():
+        if sum(p) == 13 and 11 <= h <= 16 and p[3] == 6 and p[0] <= 3 and p[1] <= 3:
+            out[p] += c
+    return out
+
+
+@pytest.mark.parametrize("known", [None, ("E", Hand.from_pbn("A2.KQ432.K85.J92"))])
+def test_share_before_a_call_is_exact_over_the_deals_so_far(clubs, known):
+    """2C P 2D P 2S: before 2S, only North is constrained, so the share of North's deals
+    with three spades is the share of his 2C hands that have three (a deal is his hand and
+    any split of the rest): counted here card by card."""
+    ex = explain(clubs, Auction.parse("2C P 2D P 2S"), known)
+    step = ex["steps"][4]
+    hands = opener_hands(known[1] if known else None)
+    expected = sum(c for p, c in hands.items() if p[0] == 3) / sum(hands.values())
+    assert step["call"] == "2S" and step["before"]["scope"] == "exact" and step["patterns_share_se"] is None
+    assert step["patterns_share"] == expected
+    rest = prod(comb(13 * k, 13) for k in ((2, 1) if known else (3, 2, 1)))
+    assert step["before"]["deals"] == sum(hands.values()) * rest
+    assert step["after"]["patterns"] == sum(1 for p in hands if p[0] == 3)
+    assert ex["scope"] == "exact" and ex["probabilities"].startswith("exact: the share of each among all the deals")
+    text = render(ex)
+    assert f"(they had {expected:.1%} of the deals before)" in text
+    assert ("and your hand" in text) == (known is not None)
+
+
+def test_two_constrained_seats_give_estimates_with_their_standard_error(inferencer):
+    """1H X P 1S: after the double two seats are constrained: West's share before his 1S is
+    estimated from SAMPLES exact samples, the same share infer --prob --samples gives."""
+    from canary_infer.present import SAMPLES
+
+    auction = Auction.parse("1H X P 1S")
+    ex = explain(inferencer, auction)
+    step = ex["steps"][3]
+    assert step["before"]["scope"] == "estimated" and step["before"]["samples"] == SAMPLES
+    before = inferencer.infer(Auction(auction.calls[:3]), prob=True, joint=True, samples=SAMPLES).hands["W"]
+    left = set(inferencer.infer(auction, joint=True).hands["W"].patterns)
+    kept = sum(c for p, c in before.distribution.patterns.items() if p in left)
+    share = kept / SAMPLES
+    assert step["patterns_share"] == share
+    assert step["patterns_share_se"] == pytest.approx((share * (1 - share) / SAMPLES) ** 0.5, rel=1e-12)
+    assert ex["steps"][0]["before"]["scope"] == "exact" and ex["scope"] == "mixed"
+    text = render(ex)
+    assert f"(they had {share:.1%} ± {step['patterns_share_se']:.1%} of the deals before)" in text
+    assert "estimated where two or more are constrained from 2,000 deals drawn" in text

@@ -60,3 +60,25 @@ def test_inference_html_shows_calls_and_each_seat(inferencer):
     cells = ["".join(td.itertext()) for td in north.findall("td")]
     h = inf.hands["N"]
     assert cells[1] == f"{h.hcp[0]}–{h.hcp[1]}" and cells[2] == "5–6" and cells[6].split() == h.patterns
+
+
+def test_inference_html_shows_the_deals_probabilities_when_asked_for(inferencer):
+    from canary_infer.auction import Auction
+
+    inf = inferencer.infer(Auction.parse("2S P 2N P 3C"), prob=True, joint=True)
+    el = parse(inf._repr_html_())
+    seats = el.find(".//table[@class='canary-seats']")
+    north = next(tr for tr in seats.findall("tr") if tr.find("td") is not None and tr.find("td").text == "N")
+    shown = "".join(north.findall("td")[6].itertext()).split(", ")
+    d = inf.hands["N"].distribution
+    assert d.exact and shown == [f"{p} {100 * c / d.total:.1f}%" for p, c in d.patterns.items()]
+    note = el.find(".//p[@class='canary-probabilities']").text
+    assert note == f"Probabilities: exact: the share of each among all {inf.deals:,} deals consistent with the auction."
+    # two constrained seats: estimated, with one standard error
+    inf = inferencer.infer(Auction.parse("1H X"), prob=True, joint=True, samples=2000)
+    el = parse(inf._repr_html_())
+    assert "±" in "".join(el.find(".//table[@class='canary-seats']").itertext())
+    assert "estimated from 2,000 deals" in el.find(".//p[@class='canary-probabilities']").text
+    # without probabilities: the patterns alone, and how to ask for them
+    el = parse(inferencer.infer(Auction.parse("1H X"))._repr_html_())
+    assert "prob=True" in el.find(".//p[@class='canary-probabilities']").text

@@ -1,14 +1,14 @@
 """The seat picture and the example deals, against counts computed here card by card."""
 
 from collections import Counter
-from math import comb
+from math import comb, prod, sqrt
 
 import pytest
 
 from canary_infer.auction import Auction
 from canary_infer.cards import RANKS, SUITS, Hand
 from canary_infer.expr import evaluate
-from canary_infer.present import example_deals, seat_picture
+from canary_infer.present import SAMPLES, example_deals, scope_note, seat_picture
 
 POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
@@ -56,50 +56,133 @@ def clubs(tmp_path_factory):
 
     path = tmp_path_factory.mktemp("system") / "clubs.canary"
     path.write_text('tree opening\n  2C  "11-16 HCP, six clubs, no four-card major"  [T1]\n'
-                    "      = hcp in 11..16 and C == 6 and S <= 3 and H <= 3\n")
+                    "      = hcp in 11..16 and C == 6 and S <= 3 and H <= 3\n"
+                    '    2D  "relay"  [T2]\n'
+                    '      2H  "three hearts"  [T3]\n'
+                    "          = H == 3\n"
+                    '      2S  "three spades"  [T4]\n'
+                    "          = S == 3\n")
     return Inferencer(load_system([path]))
 
 
+def deals_of_the_rest(cards: int, hands: int) -> int:
+    """Ways to deal ``cards`` unseen cards to ``hands`` hands of 13."""
+    return prod(comb(cards - 13 * k, 13) for k in range(hands))
+
+
 def test_no_call_gives_the_hcp_distribution_of_a_random_hand(inferencer):
-    pic = seat_picture(inferencer, inferencer.infer(Auction.parse("")), "N")
+    pic = seat_picture(inferencer, inferencer.infer(Auction.parse(""), prob=True, joint=True), "N")
     by_hcp = Counter()
     for (_, h), c in hand_counts().items():
         by_hcp[h] += c
     total = comb(52, 13)
-    assert pic["hands"] == total
+    assert pic["hands"] == total and pic["scope"] == "exact"
+    assert pic["deals"] == deals_of_the_rest(52, 4)
     assert set(pic["hcp_dist"]) == set(by_hcp) == set(range(38))
     for h, c in by_hcp.items():
-        assert pic["hcp_dist"][h] == pytest.approx(c / total, rel=1e-9, abs=1e-300)
+        assert pic["hcp_dist"][h] == c / total  # exact counts: the shares correctly rounded
 
 
 @pytest.mark.parametrize("known", [None, ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))])
 def test_patterns_and_hcp_of_a_2c_opener_are_exact(clubs, known):
-    inf = clubs.infer(Auction.parse("2C"), known)
+    inf = clubs.infer(Auction.parse("2C"), known, prob=True, joint=True)
     pic = seat_picture(clubs, inf, "N", known)
     counts = {k: v for k, v in hand_counts(known[1] if known else None).items() if two_clubs(*k)}
     total = sum(counts.values())
     assert pic["hands"] == total
+    # a deal is North's hand and any split of the rest among the other unseen seats
+    rest = deals_of_the_rest(26, 2) if known else deals_of_the_rest(39, 3)
+    assert pic["scope"] == "exact" and pic["deals"] == total * rest and pic["samples"] is None
+    assert pic["standard_errors"] is None
     by_pattern, by_hcp = Counter(), Counter()
     for (p, h), c in counts.items():
         by_pattern["-".join(map(str, p))] += c
         by_hcp[h] += c
-    assert {p["pattern"]: p["count"] for p in pic["patterns"]} == dict(by_pattern)
+    assert {p["pattern"]: p["count"] for p in pic["patterns"]} == {k: v * rest for k, v in by_pattern.items()}
+    assert all(type(p["count"]) is int for p in pic["patterns"])
+    assert {p["pattern"]: p["p"] for p in pic["patterns"]} == {k: v / total for k, v in by_pattern.items()}
     assert [p["p"] for p in pic["patterns"]] == sorted((p["p"] for p in pic["patterns"]), reverse=True)
-    assert {h: round(p, 12) for h, p in pic["hcp_dist"].items()} == {h: round(c / total, 12) for h, c in by_hcp.items()}
+    assert pic["hcp_dist"] == {h: c / total for h, c in sorted(by_hcp.items())}
     assert pic["hcp"] == [min(by_hcp), max(by_hcp)] == [11, 16]
     assert sum(pic["length_dist"]["C"].values()) == pytest.approx(1) and pic["length_dist"]["C"] == {6: 1.0}
 
 
+@pytest.mark.parametrize("known", [None, ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))])
+def test_the_other_seats_after_a_2c_opening_follow_from_the_opener_by_combinatorics(clubs, known):
+    """Only North is constrained: a free seat's pattern counts are North's hands times the
+    ways to take that pattern from what North leaves, times the ways to deal the rest; the
+    free seats are alike, and a free seat's mean HCP is what North leaves, shared out."""
+    inf = clubs.infer(Auction.parse("2C"), known, prob=True, joint=True)
+    mine = known[1] if known else None
+    north = {k: v for k, v in hand_counts(mine).items() if two_clubs(*k)}
+    unseen = [13 - (mine.length(s) if mine else 0) for s in SUITS]
+    free = [s for s in "ESW" if not (known and s == known[0])]
+    rest = deals_of_the_rest(13 * (len(free) - 1), len(free) - 1)
+    want: Counter = Counter()
+    patterns = {p for p, _ in hand_counts()}  # every pattern of 13 cards
+    for (pn, _), c in north.items():
+        left = [u - n for u, n in zip(unseen, pn, strict=True)]
+        for pe in patterns:
+            ways = prod(comb(x, k) for x, k in zip(left, pe, strict=True))
+            if ways:
+                want["-".join(map(str, pe))] += c * ways * rest
+    deals = sum(north.values()) * deals_of_the_rest(13 * len(free), len(free))
+    assert sum(want.values()) == deals
+    unseen_hcp = 40 - (mine.hcp if mine else 0)
+    north_hcp = sum(h * c for (_, h), c in north.items()) / sum(north.values())
+    pics = [seat_picture(clubs, inf, s, known) for s in free]
+    for pic in pics:
+        assert pic["scope"] == "exact" and pic["deals"] == deals
+        assert {p["pattern"]: p["count"] for p in pic["patterns"] if p["count"]} == dict(want)
+        assert sorted(p["pattern"] for p in pic["patterns"]) == sorted(inf.hands[pic["seat"]].patterns)
+        assert sum(p["count"] for p in pic["patterns"]) == deals
+        assert sum(pic["hcp_dist"].values()) == pytest.approx(1, abs=1e-12)
+        assert sum(h * p for h, p in pic["hcp_dist"].items()) == pytest.approx((unseen_hcp - north_hcp) / len(free),
+                                                                             rel=1e-12)
+        assert pic["patterns"] == pics[0]["patterns"] and pic["hcp_dist"] == pics[0]["hcp_dist"]
+    note = scope_note(pics + [seat_picture(clubs, inf, "N", known)], known is not None)
+    assert note == f"exact: the share of each among all {deals:,} deals consistent with the auction" + (
+        " and your hand" if known else "")
+
+
+def test_two_constrained_seats_are_estimated_from_exact_samples(inferencer):
+    """1H X P 1S: North, East and West are constrained: the shares of SAMPLES deals drawn,
+    each with its standard error, the same as infer --prob --samples gives."""
+    inf = inferencer.infer(Auction.parse("1H X P 1S"), prob=True, joint=True, samples=SAMPLES)
+    pics = {s: seat_picture(inferencer, inf, s) for s in "NESW"}
+    for s, pic in pics.items():
+        d = inf.hands[s].distribution
+        assert pic["scope"] == "estimated" and pic["samples"] == SAMPLES == d.total and pic["deals"] is None
+        assert sum(p["count"] for p in pic["patterns"]) == SAMPLES
+        assert sum(p["p"] for p in pic["patterns"]) == pytest.approx(1, abs=1e-12)
+        assert {p["pattern"] for p in pic["patterns"]} == set(inf.hands[s].patterns)  # the deal's exact set
+        for pt in pic["patterns"]:
+            q = pt["count"] / SAMPLES
+            assert pt["p"] == q == d.probabilities()["patterns"].get(pt["pattern"], 0.0)
+            assert pt["se"] == pytest.approx(sqrt(q * (1 - q) / SAMPLES), rel=1e-12)
+            assert pic["standard_errors"]["patterns"][pt["pattern"]] == pt["se"]
+        assert set(pic["standard_errors"]["hcp"]) == set(pic["hcp_dist"])
+        assert max(pt["se"] for pt in pic["patterns"]) <= sqrt(0.25 / SAMPLES)
+    assert "estimated from 2,000 deals drawn uniformly by the exact sampler" in scope_note(list(pics.values()))
+
+
+def test_without_probabilities_or_a_consistent_deal_the_seats_are_alone(clubs):
+    inf = clubs.infer(Auction.parse("2C"))  # each seat alone: no probabilities asked for
+    pic = seat_picture(clubs, inf, "N")
+    assert pic["scope"] == "single-seat" and sum(p["p"] for p in pic["patterns"]) == pytest.approx(1)
+    assert "each seat alone" in scope_note([pic])
+
+
 def test_known_seat_and_impossible_seat(inferencer):
     known = ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))
-    inf = inferencer.infer(Auction.parse("P P 1S"), known)
+    inf = inferencer.infer(Auction.parse("P P 1S"), known, prob=True, joint=True)
     mine = seat_picture(inferencer, inf, "S", known)  # a 1S opening with three spades: my hand does not fit
     assert mine["known"] and not mine["consistent"]
     assert mine["patterns"] == [{"pattern": "3-3-4-3", "p": 1.0, "count": 1}]
     assert mine["hcp_dist"] == {12: 1.0}
     # 35 HCP in my hand leave 5: a 1C opener (17+) cannot exist
     big = ("S", Hand.from_pbn("AKQJT.AKQ.AKQ.AK"))
-    pic = seat_picture(inferencer, inferencer.infer(Auction.parse("1C"), big), "N", big)
+    pic = seat_picture(inferencer, inferencer.infer(Auction.parse("1C"), big, prob=True, joint=True), "N", big)
     assert not pic["consistent"] and pic["patterns"] == [] and pic["conflict"] == [0]
 
 
