@@ -259,3 +259,46 @@ def test_the_one_run_facts_are_the_facts_asked_one_by_one(inferencer, monkeypatc
                     m.setattr(slam, "_counted", lambda *a: None)
                     slow = slam_facts(formulas, trump, avail)
                 assert fast == slow, (auction, seat, trump)
+
+
+# --------------------------------------------------------------------------- Italian cue bids [B57-64]
+def test_a_bypassed_suit_denies_a_control(inferencer):
+    # 2S-3N: spades agreed, cue bidding follows [A1131, A1538-1540]. "We always bid the cheapest
+    # suit we have control in, a bypassed suit denies first or second round controls" [B60]:
+    # 4D bypasses 4C, so it shows a diamond control and denies a club control.
+    four_d = last(inferencer, "2S P 3N P 4D")[1]
+    assert "control" in four_d.meaning
+    assert evaluate(four_d.formula, Hand.from_pbn("AQ432.32.K2.Q432"))  # the diamond king, no club control
+    assert evaluate(four_d.formula, Hand.from_pbn("AQ432.32.2.QJ432"))  # a singleton diamond
+    assert not evaluate(four_d.formula, Hand.from_pbn("AQ432.32.K2.K432"))  # the club king: 4C was cheaper
+    assert not evaluate(four_d.formula, Hand.from_pbn("AQ432.Q32.Q2.Q43"))  # no diamond control
+    # with spades agreed 4H is still below game: a heart control, none in either minor
+    four_h = last(inferencer, "2S P 3N P 4H")[1]
+    assert four_h.defined
+    assert evaluate(four_h.formula, Hand.from_pbn("AQ432.A3.Q32.Q43"))
+    assert not evaluate(four_h.formula, Hand.from_pbn("AQ432.A3.Q32.A43"))
+    assert not evaluate(four_h.formula, Hand.from_pbn("AQ432.A3.2.Q5432"))  # a singleton diamond bypassed
+
+
+def test_cue_bids_up_the_line_leave_no_hand_with_a_side_control_out(system):
+    # the cheapest-first rule makes the first cue bids a partition of the hands with a side control:
+    # for every set of side suits held with a control, exactly one of 4C/4D/4H fits (the cheapest)
+    at = system.root().children["2S"].children["3N"].children
+    calls = [at[c].constraint({"chair": 1}) for c in ("4C", "4D", "4H")]
+    ctrl = {"C": "KQ32", "D": "A32", "H": "2"}
+    none = {"C": "QJ32", "D": "Q32", "H": "QJ"}
+    for mask in range(8):
+        held = [s for i, s in enumerate("CDH") if mask >> i & 1]
+        suits = {s: ctrl[s] if s in held else none[s] for s in "CDH"}
+        spades = "AJ98765432"[:13 - sum(len(v) for v in suits.values())]
+        hand = Hand.from_pbn(f"{spades}.{suits['H']}.{suits['D']}.{suits['C']}")
+        fits = [c for c, f in zip(("4C", "4D", "4H"), calls, strict=True) if evaluate(f, hand)]
+        assert fits == ([f"4{held[0]}"] if held else []), held
+
+
+def test_the_five_level_cue_bid_shows_the_ace(inferencer):
+    # "At the five level, cue bids will show Aces (in new suits)" [A74]
+    c = last(inferencer, "2S P 3N P 5D")[1]
+    assert evaluate(c.formula, Hand.from_pbn("AQ432.32.A2.Q432"))
+    assert not evaluate(c.formula, Hand.from_pbn("AQ432.32.K2.Q432"))  # a king is no ace
+    assert not evaluate(c.formula, Hand.from_pbn("AQ432.A32..Q5432"))  # nor a void
