@@ -302,3 +302,27 @@ def test_the_five_level_cue_bid_shows_the_ace(inferencer):
     assert evaluate(c.formula, Hand.from_pbn("AQ432.32.A2.Q432"))
     assert not evaluate(c.formula, Hand.from_pbn("AQ432.32.K2.Q432"))  # a king is no ace
     assert not evaluate(c.formula, Hand.from_pbn("AQ432.A32..Q5432"))  # nor a void
+
+
+def test_the_serious_3n_after_a_major_fit(inferencer, system):
+    # [B64]: once a major fit is guaranteed 3NT is no offer to play but a serious slam try,
+    # forcing; slam interest is judgement, so it says nothing of the hand
+    r, c = last(inferencer, "1H P 2H P 3N")
+    assert r.trump == "H" and c.defined and "serious slam try" in c.meaning
+    n = system.root().children["1H"].children["2H"].children["3N"]
+    assert n.constraint({"chair": 1}) == parse("true") and "forcing" in n.flags
+    assert "3N" not in system.root().children["2D"].children  # no suit agreed: not attached
+
+
+# --------------------------------------------------------------------------- 5NT accepts the last bid suit [B68]
+def test_five_notrump_where_no_suit_is_agreed_accepts_the_last_bid_suit(inferencer):
+    # "The convention applies after either a trump suit is established, or the bidding of 5NT
+    # implicitly accepts the last bid suit" [B68]; the answers are those of [B70]
+    r, c = last(inferencer, "1S P 5N P 7S")
+    assert c.defined and r.trump == "S"
+    assert evaluate(c.formula, Hand.from_pbn("AQ432.A432.32.32"))
+    assert not evaluate(c.formula, Hand.from_pbn("A5432.AK32.32.32"))
+    r, c = last(inferencer, "1S P 5N P 6S")
+    assert evaluate(c.formula, Hand.from_pbn("K5432.A432.32.32"))  # one of A, K, Q of spades
+    assert not evaluate(c.formula, Hand.from_pbn("KQ432.A432.32.32"))  # two: the grand
+    assert not evaluate(c.formula, Hand.from_pbn("J5432.AK32.A2.32"))  # none: no answer is given
