@@ -61,7 +61,10 @@ line        := indent ( define | block | schedule | option | tree | step | delet
 define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
 block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
 apply       := "apply" NAME "(" "trump" ")" "where" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
-              (not after a call answered by a schedule or a relay: partner must answer it)
+               | "apply" NAME "(" "last" ")" "where" "no" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
+              (not after a call answered by a schedule or a relay: partner must answer it; "last" is
+              the last suit our side has bid, where no suit is agreed; none if that bid was a suit of
+              theirs or an answer to an asking call)
 schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
 step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
 delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
@@ -800,6 +803,7 @@ class System:
         self.schedules: dict[str, Schedule] = {}
         self.blocks: dict[str, Block] = {}
         self.applies: list[tuple[str, str | None, int, str]] = []  # block, tree (None: both), line, path
+        self.applies_last: list[tuple[str, str | None, int, str]] = []  # the same, bound to the last suit bid
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
@@ -836,7 +840,7 @@ class System:
                  self.schedules.items()},
                 dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
                 {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()},
-                [(b, t) for b, t, _, _ in self.applies])
+                [(b, t) for b, t, _, _ in self.applies], [(b, t) for b, t, _, _ in self.applies_last])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -1029,6 +1033,13 @@ class System:
                 if tree is None or tree == node.tree:
                     blk = self.blocks[name]
                     out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
+        if self.applies_last and rank == 0 and node.parent is not None and not node.is_opponents \
+                and node.trump is None and not asks:
+            last = _last_suit(node)
+            for name, tree, _, _ in self.applies_last if last else ():
+                if tree is None or tree == node.tree:
+                    blk = self.blocks[name]
+                    out.append((APPLIED, blk.body.children, {blk.params[0]: last}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1112,7 +1123,8 @@ class System:
             seq = seq + ((bare, "them" if opp else "us"),)
             child = out[call] = CallNode(self, node.tree, call, node, chosen, seq, node.lead)
             if node.applied_key is None and not node.in_applied and min(r for r, _, _ in cands[call]) >= APPLIED:
-                child.applied_key = (id(chosen[0].rule), node.trump, call)  # the top of an applied block
+                child.applied_key = (id(chosen[0].rule), tuple(sorted(chosen[0].env.items())), call)  # the top of
+                # an applied block: its calls below depend on the suit it is bound to, not on where it stands
             child.in_applied = node.in_applied or node.applied_key is not None or child.applied_key is not None
         return out
 
@@ -1173,6 +1185,20 @@ class System:
             e = dict(env)
             e.update(combo)
             yield e
+
+
+def _last_suit(node: CallNode) -> str | None:
+    """The last suit our side has bid naturally: not a suit of theirs (a cue bid), not an answer to
+    an asking call (a relay or a schedule's step); None if that bid is not a natural one."""
+    theirs = {c[1] for c, side in node.seq if side == "them" and len(c) == 2 and c[1] in "SHDC"}
+    n = node
+    while n is not None and n.parent is not None:
+        c = n.call
+        if not n.is_opponents and len(c) == 2 and c[1] in "SHDC":
+            asked = n.parent.is_relay or any(p.rule.answers for p in n.parent.parts)
+            return None if asked or c[1] in theirs else c[1]
+        n = n.parent
+    return None
 
 
 def _call_guard(tests, call: str) -> bool:
@@ -1375,11 +1401,13 @@ class _Loader:
         if body.startswith("block "):
             return "tree", [self._block(body, path, no)]
         if body.startswith("apply "):
-            m = re.match(r"^apply\s+(\w+)\s*\(\s*trump\s*\)\s+where\s+trump\s+agreed(?:\s+in\s+(opening|defence))?\s*$",
-                         body)
-            if not m:
-                self.fail(path, no, "expected 'apply BLOCK(trump) where trump agreed [in opening|defence]'")
-            self.system.applies.append((m.group(1), m.group(2), no, path))
+            m = re.match(r"^apply\s+(\w+)\s*\(\s*(trump|last)\s*\)\s+where\s+(no\s+)?trump\s+agreed"
+                         r"(?:\s+in\s+(opening|defence))?\s*$", body)
+            if not m or (m.group(2) == "last") != bool(m.group(3)):
+                self.fail(path, no, "expected 'apply BLOCK(trump) where trump agreed' or 'apply BLOCK(last) where no "
+                                    "trump agreed' [in opening|defence]")
+            (self.system.applies_last if m.group(2) == "last" else self.system.applies).append(
+                (m.group(1), m.group(4), no, path))
             return "option", None
         if body.startswith("tree "):
             return "tree", [self._tree(body, path, no)]
@@ -1779,12 +1807,12 @@ class _Loader:
         for blk in s.blocks.values():
             for c in blk.body.children:
                 self._check_static(c, set(blk.params) | {"trump"}, None)
-        for name, _tree, line, path in s.applies:
+        for name, _tree, line, path in s.applies + s.applies_last:
             blk = s.blocks.get(name)
             if blk is None:
                 self.fail(path, line, f"no block named '{name}'")
             if len(blk.params) != 1:
-                self.fail(path, line, f"'{name}' must take one suit, the trump suit")
+                self.fail(path, line, f"'{name}' must take one suit (the trump suit, or the last suit bid)")
         _check_tree(s)
         if stamp is not None:
             try:
@@ -2054,7 +2082,9 @@ def format_system(system: System) -> str:
         out.append("")
     for name, tree, _, _ in system.applies:
         out.append(f"apply {name}(trump) where trump agreed" + (f" in {tree}" if tree else ""))
-    if system.applies:
+    for name, tree, _, _ in system.applies_last:
+        out.append(f"apply {name}(last) where no trump agreed" + (f" in {tree}" if tree else ""))
+    if system.applies or system.applies_last:
         out.append("")
     for name, tree in system.trees.items():
         out.append(f"tree {name}")

@@ -782,6 +782,40 @@ tree opening
     assert load_text(format_system(s)) == s
 
 
+def test_a_block_applied_to_the_last_suit_bid_where_no_suit_is_agreed():
+    text = '''
+block gsf(T)  "grand slam force"  [B1]
+  5N  "grand slam force for {T}"  [B1]
+    7T  "two top honours"  [B2]  trump T
+        = top3(T) >= 2
+apply gsf(last) where no trump agreed
+tree opening
+  1S  "s"  [A1]
+    2H  "new suit"  [A2]
+      2N  "relay"  [A3]  relay
+        3D  "an answer"  [A4]
+    3S  "raise"  [A5]  trump S
+    (2H)  "they overcall"  [A6]
+      3H  "cue bid"  [A7]
+      3C  "natural"  [A8]
+'''
+    s = sys_of(text)
+    assert at(s, "1S", "5N").meaning == "grand slam force for spades"  # the opening's suit
+    assert at(s, "1S", "5N", "7S").constraint() == parse("top3(S) >= 2") and at(s, "1S", "5N", "7S").trump == "S"
+    assert at(s, "1S", "2H", "5N").meaning == "grand slam force for hearts"  # the last suit bid, not the first
+    assert "5N" not in at(s, "1S", "3S").children  # a suit is agreed: 'last' does not apply
+    assert "5N" not in at(s, "1S", "2H", "2N", "3D").children  # an answer to a relay is no suit to accept
+    assert "5N" not in at(s, "1S", "(2H)", "3H").children  # nor a cue bid of their suit
+    assert at(s, "1S", "(2H)", "3C", "5N").meaning == "grand slam force for clubs"
+    printed = format_system(s)
+    assert "apply gsf(last) where no trump agreed" in printed
+    assert load_text(printed) == s
+    assert s != sys_of(text.replace("apply gsf(last) where no trump agreed", "apply gsf(trump) where trump agreed"))
+    for bad in ("apply gsf(last) where trump agreed", "apply gsf(trump) where no trump agreed"):
+        with pytest.raises(SystemFileError, match="apply BLOCK"):
+            load_text(text.replace("apply gsf(last) where no trump agreed", bad))
+
+
 def test_a_rule_can_depend_on_partners_last_call_being_forcing():
     s = sys_of('''
 tree opening

@@ -259,3 +259,70 @@ def test_the_one_run_facts_are_the_facts_asked_one_by_one(inferencer, monkeypatc
                     m.setattr(slam, "_counted", lambda *a: None)
                     slow = slam_facts(formulas, trump, avail)
                 assert fast == slow, (auction, seat, trump)
+
+
+# --------------------------------------------------------------------------- Italian cue bids [B57-64]
+def test_a_bypassed_suit_denies_a_control(inferencer):
+    # 2S-3N: spades agreed, cue bidding follows [A1131, A1538-1540]. "We always bid the cheapest
+    # suit we have control in, a bypassed suit denies first or second round controls" [B60]:
+    # 4D bypasses 4C, so it shows a diamond control and denies a club control.
+    four_d = last(inferencer, "2S P 3N P 4D")[1]
+    assert "control" in four_d.meaning
+    assert evaluate(four_d.formula, Hand.from_pbn("AQ432.32.K2.Q432"))  # the diamond king, no club control
+    assert evaluate(four_d.formula, Hand.from_pbn("AQ432.32.2.QJ432"))  # a singleton diamond
+    assert not evaluate(four_d.formula, Hand.from_pbn("AQ432.32.K2.K432"))  # the club king: 4C was cheaper
+    assert not evaluate(four_d.formula, Hand.from_pbn("AQ432.Q32.Q2.Q43"))  # no diamond control
+    # with spades agreed 4H is still below game: a heart control, none in either minor
+    four_h = last(inferencer, "2S P 3N P 4H")[1]
+    assert four_h.defined
+    assert evaluate(four_h.formula, Hand.from_pbn("AQ432.A3.Q32.Q43"))
+    assert not evaluate(four_h.formula, Hand.from_pbn("AQ432.A3.Q32.A43"))
+    assert not evaluate(four_h.formula, Hand.from_pbn("AQ432.A3.2.Q5432"))  # a singleton diamond bypassed
+
+
+def test_cue_bids_up_the_line_leave_no_hand_with_a_side_control_out(system):
+    # the cheapest-first rule makes the first cue bids a partition of the hands with a side control:
+    # for every set of side suits held with a control, exactly one of 4C/4D/4H fits (the cheapest)
+    at = system.root().children["2S"].children["3N"].children
+    calls = [at[c].constraint({"chair": 1}) for c in ("4C", "4D", "4H")]
+    ctrl = {"C": "KQ32", "D": "A32", "H": "2"}
+    none = {"C": "QJ32", "D": "Q32", "H": "QJ"}
+    for mask in range(8):
+        held = [s for i, s in enumerate("CDH") if mask >> i & 1]
+        suits = {s: ctrl[s] if s in held else none[s] for s in "CDH"}
+        spades = "AJ98765432"[:13 - sum(len(v) for v in suits.values())]
+        hand = Hand.from_pbn(f"{spades}.{suits['H']}.{suits['D']}.{suits['C']}")
+        fits = [c for c, f in zip(("4C", "4D", "4H"), calls, strict=True) if evaluate(f, hand)]
+        assert fits == ([f"4{held[0]}"] if held else []), held
+
+
+def test_the_five_level_cue_bid_shows_the_ace(inferencer):
+    # "At the five level, cue bids will show Aces (in new suits)" [A74]
+    c = last(inferencer, "2S P 3N P 5D")[1]
+    assert evaluate(c.formula, Hand.from_pbn("AQ432.32.A2.Q432"))
+    assert not evaluate(c.formula, Hand.from_pbn("AQ432.32.K2.Q432"))  # a king is no ace
+    assert not evaluate(c.formula, Hand.from_pbn("AQ432.A32..Q5432"))  # nor a void
+
+
+def test_the_serious_3n_after_a_major_fit(inferencer, system):
+    # [B64]: once a major fit is guaranteed 3NT is no offer to play but a serious slam try,
+    # forcing; slam interest is judgement, so it says nothing of the hand
+    r, c = last(inferencer, "1H P 2H P 3N")
+    assert r.trump == "H" and c.defined and "serious slam try" in c.meaning
+    n = system.root().children["1H"].children["2H"].children["3N"]
+    assert n.constraint({"chair": 1}) == parse("true") and "forcing" in n.flags
+    assert "3N" not in system.root().children["2D"].children  # no suit agreed: not attached
+
+
+# --------------------------------------------------------------------------- 5NT accepts the last bid suit [B68]
+def test_five_notrump_where_no_suit_is_agreed_accepts_the_last_bid_suit(inferencer):
+    # "The convention applies after either a trump suit is established, or the bidding of 5NT
+    # implicitly accepts the last bid suit" [B68]; the answers are those of [B70]
+    r, c = last(inferencer, "1S P 5N P 7S")
+    assert c.defined and r.trump == "S"
+    assert evaluate(c.formula, Hand.from_pbn("AQ432.A432.32.32"))
+    assert not evaluate(c.formula, Hand.from_pbn("A5432.AK32.32.32"))
+    r, c = last(inferencer, "1S P 5N P 6S")
+    assert evaluate(c.formula, Hand.from_pbn("K5432.A432.32.32"))  # one of A, K, Q of spades
+    assert not evaluate(c.formula, Hand.from_pbn("KQ432.A432.32.32"))  # two: the grand
+    assert not evaluate(c.formula, Hand.from_pbn("J5432.AK32.A2.32"))  # none: no answer is given
