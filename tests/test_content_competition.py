@@ -92,6 +92,45 @@ def test_undefined_calls_in_competition_are_reported(inferencer):
     assert not last(infer(inferencer, "1D 2C 3N 4C X")).defined
 
 
+def test_forcing_1n_hand_after_rhos_bid_over_openers_rebid(inferencer):
+    # 1S-1N-2C-(2H) [A880-885]: double penalty, raises competitive, new suit game force, cue bid
+    x = last(infer(inferencer, "1S P 1N P 2C 2H X"))
+    assert x.defined and "penalty" in x.meaning
+    r = infer(inferencer, "1S P 1N P 2C 2H 3C")  # a raise of opener's clubs: three or more
+    assert "competitive" in last(r).meaning and r.hands["S"].lengths["C"][0] == 3
+    r = infer(inferencer, "1S P 1N P 2C 2H 3D")  # the unbid suit: natural, game force
+    assert last(r).forcing and r.hands["S"].lengths["D"][0] == 4
+    assert "cue bid" in last(infer(inferencer, "1S P 1N P 2C 2H 3H")).meaning
+    # no relays [A885]: the cheapest call is not the second relay
+    assert not last(infer(inferencer, "1S P 1N P 2C 2H 2S")).meaning.startswith("the second relay")
+    # RHO doubles opener's rebid [A887-890]: redouble penalty, other calls keep their meaning
+    assert "penalty" in last(infer(inferencer, "1S P 1N P 2C X XX")).meaning
+    assert last(infer(inferencer, "1S P 1N P 2C X 2D")).meaning == last(infer(inferencer, "1S P 1N P 2C P 2D")).meaning
+    # the same after every rebid, e.g. opener's 2N and his 3-level jump
+    assert "penalty" in last(infer(inferencer, "1H P 1N P 2N 3C X")).meaning
+    assert "penalty" in last(infer(inferencer, "1D P 1N P 3D 3H X")).meaning
+
+
+def test_relays_over_the_overcalled_forcing_1n(system):
+    """[A843-852]: relays go on where opener makes his normal rebid, are off after a rebid that
+    replaces one the overcall took away, and off once the overcaller's partner bids again."""
+    def node(*calls):
+        n = system.root()
+        for c in calls:
+            n = n.children[c]
+        return n
+    normal = node("1H", "1N", "(2C)", "2D")  # [A848-849]: a normal auction
+    assert normal.relays_on
+    assert node("1H", "1N", "(2C)", "2D", "2H").relay  # 2H is the relay [A849]
+    assert not node("1H", "1N", "(2D)", "3C").relays_on  # [A851-852]
+    again = node("1H", "1N", "(2C)", "2D", "(2H)")  # the overcaller's partner bids again [A845]
+    assert not again.relays_on
+    assert "2S" not in again.children or not again.children["2S"].relay
+    assert "penalty" in again.children["X"].meaning
+    # without the overcall the same auction keeps its relays
+    assert node("1H", "1N", "2D").relays_on and node("1H", "1N", "2D", "2H").relay
+
+
 # ------------------------------------------------------------------ section 21: over our 1N
 def test_one_notrump_redoubled_in_the_pass_out_seat_is_15_16(inferencer):
     r = infer(inferencer, "1N P P X XX")  # [A1657]
