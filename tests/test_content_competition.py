@@ -238,6 +238,38 @@ def test_crash_over_the_strong_club(inferencer):
     assert "long diamonds" in last(infer(inferencer, "1C P 1D X P P")).meaning  # [A1903]
 
 
+def test_crash_overcaller_corrects_to_the_cheaper_of_his_two_suits(inferencer):
+    """[A1915]: over the contract advancer names at his first turn, overcaller passes if it is
+    one of his two suits, otherwise bids the cheaper of them; the cheaper is worked out here
+    from the order of the bids."""
+    pairs = {"1D": ("DH", "SC"), "1H": ("SH", "DC"), "1S": ("SD", "HC")}  # [A1889-1894]
+    strains = "CDHS"
+    for crash, two in pairs.items():
+        for level, named in itertools.product((2, 3, 4), "CDHS"):
+            auction = f"1C {crash} P {level}{named} P"
+            for mine in two:
+                if named in mine:
+                    expected = "P"
+                else:
+                    bids = [(level if strains.index(s) > strains.index(named) else level + 1, strains.index(s), s)
+                            for s in mine]
+                    lv, _, s = min(bids)
+                    expected = f"{lv}{s}"
+                r = infer(inferencer, f"{auction} {expected}")
+                assert last(r).defined, (auction, expected)
+                for p in r.hands["E"].patterns:
+                    lengths = dict(zip(SUITS, map(int, p.split("-")), strict=True))
+                    assert all(lengths[s] >= 4 for s in mine), (auction, expected, p)
+                if expected != "P":  # the dearer of his two suits is no correction
+                    other = next(s for s in mine if s != expected[1])
+                    lv = level if strains.index(other) > strains.index(named) else level + 1
+                    assert not last(infer(inferencer, f"{auction} {lv}{other}")).defined, (auction, other)
+    # a hand with four cards in advancer's suit outside its pair still corrects [A1915]
+    hand = Hand.from_pbn("K432.AQ32.KJ32.2")  # reds, and four spades
+    r = inferencer.infer(Auction.parse("1C 1D P 3S P 4D", dealer="N"), known=("E", hand))
+    assert r.hands["E"].consistent
+
+
 def test_only_one_pair_plays_the_system_with_we(system):
     mine = Inferencer(system, we="NS")
     r = mine.infer(Auction.parse("1H X P 1S", dealer="N"))  # EW's calls add nothing
