@@ -221,6 +221,16 @@ def test_later_doubles(inferencer):
     assert "penalty" in last(infer(inferencer, "1D P P X 1H X")).meaning  # [A1877-1878]
 
 
+def test_pass_out_seat_cue_bids_as_in_the_direct_seat(inferencer):
+    # "suit bids and cue bids are the same as in the direct seat" [A1881]
+    for auction, a, b in (("1H P P 3H", "D", "S"), ("1S P P 3S", "D", "H"), ("1D P P 3D", "S", "C")):
+        r = infer(inferencer, auction)  # the big two-suiters [A1844, A1851]
+        assert last(r).defined and "big hand" in last(r).meaning
+        assert r.hands["W"].lengths[a][0] == 5 and r.hands["W"].lengths[b][0] == 5
+    r = infer(inferencer, "1D P P 3C")  # spades and clubs, 5 or 6 losers [A1850]
+    assert r.hands["W"].lengths["S"][0] == 5 and r.hands["W"].lengths["C"][0] == 5
+
+
 # ------------------------------------------------------------------ section 24: CRASH
 def test_crash_over_the_strong_club(inferencer):
     r = infer(inferencer, "1C 1D")  # COlor: reds or blacks [A1889]
