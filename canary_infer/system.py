@@ -80,7 +80,8 @@ SET         := SETITEM { ( "," | "-" ) SETITEM }    (D, H, S   majors - M   new)
 SETITEM     := "S" | "H" | "D" | "C" | VAR | "suits" | "majors" | "minors" | "new" | "unbid"
                | "ours" | "theirs"
 GUARD       := TEST { "and" TEST }
-TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] "passed" | [ "not" ] "below game"
+TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] VAR ( "above" | "below" ) ( SUIT | VAR )
+               | [ "not" ] "passed" | [ "not" ] "below game"
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
 FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing"
                | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
@@ -264,6 +265,8 @@ class Test:
             return f"{self.arg} != {self.items[0]}"
         if self.kind == "suit-in":
             return f"{self.arg} {n}in {_set_text(self.items)}"
+        if self.kind in ("suit-above", "suit-below"):
+            return f"{n}{self.arg} {self.kind[5:]} {self.items[0]}"
         if self.kind == "relays":
             return f"relays {'off' if self.neg else 'on'}"
         if self.kind == "option":
@@ -301,6 +304,11 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
             t = Test("suit-eq" if m.group(2) == "==" else "suit-ne", m.group(1), (m.group(3),))
         elif m := re.fullmatch(r"([A-Za-z])\s+(not\s+)?in\s+(.+)", body):
             t = Test("suit-in", m.group(1), _set_items(m.group(3)), neg=bool(m.group(2)))
+        elif m := re.fullmatch(r"([A-Za-z])\s+(above|below)\s+([A-Za-z])", body):
+            for v in (m.group(1), m.group(3)):
+                if v not in "SHDC" and v not in _VARS:
+                    raise ValueError(f"'{p}': '{v}' is neither a suit nor a suit variable")
+            t = Test(f"suit-{m.group(2)}", m.group(1), (m.group(3),), neg=neg)
         else:
             raise ValueError(f"cannot read the condition '{p}'")
         if t.kind not in allowed:
@@ -309,7 +317,8 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
     return tuple(tests)
 
 
-GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "passed", "relays", "option", "trump", "below-game")
+GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "suit-above", "suit-below", "passed", "relays", "option", "trump",
+               "below-game")
 RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option")
 
 
@@ -961,6 +970,10 @@ class System:
                 ok = env.get(t.arg) != t.items[0]
             elif t.kind == "suit-in":
                 ok = (env.get(t.arg) in self.suit_set(t.items, env, node)) != t.neg
+            elif t.kind in ("suit-above", "suit-below"):  # by rank: S above H above D above C
+                a, b = env.get(t.arg, t.arg), env.get(t.items[0], t.items[0])
+                ia, ib = SUIT_ORDER.find(a), SUIT_ORDER.find(b)
+                ok = (ia >= 0 and ib >= 0 and (ia < ib if t.kind == "suit-above" else ia > ib)) != t.neg
             elif t.kind == "passed":
                 # the caller of the call being resolved: the next one of our side after ``node``
                 ok = _next_caller_passed(node) != t.neg
@@ -1837,8 +1850,10 @@ class _Loader:
                     self.fail(node.path, node.line, f"unknown variable '{v}' in the call '{node.pattern}' (bind it "
                                                     f"with 'for {v} in ...' here or above)")
         for t in node.guard:
-            if t.arg and t.kind.startswith("suit") and t.arg not in here:
+            if t.arg and t.kind.startswith("suit") and t.arg not in here and t.arg not in "SHDC":
                 self.fail(node.path, node.line, f"unknown variable '{t.arg}' in the condition '{t}'")
+            if t.kind in ("suit-above", "suit-below") and t.items[0] not in "SHDC" and t.items[0] not in here:
+                self.fail(node.path, node.line, f"unknown variable '{t.items[0]}' in the condition '{t}'")
             if t.kind == "option" and t.arg not in self.system.options:
                 self.fail(node.path, node.line, f"no option named '{t.arg}' (declare it: option {t.arg} \"...\")")
         if node.trump and node.trump not in "SHDC" and node.trump not in here:

@@ -92,6 +92,45 @@ def test_undefined_calls_in_competition_are_reported(inferencer):
     assert not last(infer(inferencer, "1D 2C 3N 4C X")).defined
 
 
+def test_forcing_1n_hand_after_rhos_bid_over_openers_rebid(inferencer):
+    # 1S-1N-2C-(2H) [A880-885]: double penalty, raises competitive, new suit game force, cue bid
+    x = last(infer(inferencer, "1S P 1N P 2C 2H X"))
+    assert x.defined and "penalty" in x.meaning
+    r = infer(inferencer, "1S P 1N P 2C 2H 3C")  # a raise of opener's clubs: three or more
+    assert "competitive" in last(r).meaning and r.hands["S"].lengths["C"][0] == 3
+    r = infer(inferencer, "1S P 1N P 2C 2H 3D")  # the unbid suit: natural, game force
+    assert last(r).forcing and r.hands["S"].lengths["D"][0] == 4
+    assert "cue bid" in last(infer(inferencer, "1S P 1N P 2C 2H 3H")).meaning
+    # no relays [A885]: the cheapest call is not the second relay
+    assert not last(infer(inferencer, "1S P 1N P 2C 2H 2S")).meaning.startswith("the second relay")
+    # RHO doubles opener's rebid [A887-890]: redouble penalty, other calls keep their meaning
+    assert "penalty" in last(infer(inferencer, "1S P 1N P 2C X XX")).meaning
+    assert last(infer(inferencer, "1S P 1N P 2C X 2D")).meaning == last(infer(inferencer, "1S P 1N P 2C P 2D")).meaning
+    # the same after every rebid, e.g. opener's 2N and his 3-level jump
+    assert "penalty" in last(infer(inferencer, "1H P 1N P 2N 3C X")).meaning
+    assert "penalty" in last(infer(inferencer, "1D P 1N P 3D 3H X")).meaning
+
+
+def test_relays_over_the_overcalled_forcing_1n(system):
+    """[A843-852]: relays go on where opener makes his normal rebid, are off after a rebid that
+    replaces one the overcall took away, and off once the overcaller's partner bids again."""
+    def node(*calls):
+        n = system.root()
+        for c in calls:
+            n = n.children[c]
+        return n
+    normal = node("1H", "1N", "(2C)", "2D")  # [A848-849]: a normal auction
+    assert normal.relays_on
+    assert node("1H", "1N", "(2C)", "2D", "2H").relay  # 2H is the relay [A849]
+    assert not node("1H", "1N", "(2D)", "3C").relays_on  # [A851-852]
+    again = node("1H", "1N", "(2C)", "2D", "(2H)")  # the overcaller's partner bids again [A845]
+    assert not again.relays_on
+    assert "2S" not in again.children or not again.children["2S"].relay
+    assert "penalty" in again.children["X"].meaning
+    # without the overcall the same auction keeps its relays
+    assert node("1H", "1N", "2D").relays_on and node("1H", "1N", "2D", "2H").relay
+
+
 # ------------------------------------------------------------------ section 21: over our 1N
 def test_one_notrump_redoubled_in_the_pass_out_seat_is_15_16(inferencer):
     r = infer(inferencer, "1N P P X XX")  # [A1657]
@@ -182,6 +221,16 @@ def test_later_doubles(inferencer):
     assert "penalty" in last(infer(inferencer, "1D P P X 1H X")).meaning  # [A1877-1878]
 
 
+def test_pass_out_seat_cue_bids_as_in_the_direct_seat(inferencer):
+    # "suit bids and cue bids are the same as in the direct seat" [A1881]
+    for auction, a, b in (("1H P P 3H", "D", "S"), ("1S P P 3S", "D", "H"), ("1D P P 3D", "S", "C")):
+        r = infer(inferencer, auction)  # the big two-suiters [A1844, A1851]
+        assert last(r).defined and "big hand" in last(r).meaning
+        assert r.hands["W"].lengths[a][0] == 5 and r.hands["W"].lengths[b][0] == 5
+    r = infer(inferencer, "1D P P 3C")  # spades and clubs, 5 or 6 losers [A1850]
+    assert r.hands["W"].lengths["S"][0] == 5 and r.hands["W"].lengths["C"][0] == 5
+
+
 # ------------------------------------------------------------------ section 24: CRASH
 def test_crash_over_the_strong_club(inferencer):
     r = infer(inferencer, "1C 1D")  # COlor: reds or blacks [A1889]
@@ -197,6 +246,38 @@ def test_crash_over_the_strong_club(inferencer):
         s, h, d, c = map(int, p.split("-"))
         assert (s >= 4 and d >= 4) or (h >= 4 and c >= 4), p
     assert "long diamonds" in last(infer(inferencer, "1C P 1D X P P")).meaning  # [A1903]
+
+
+def test_crash_overcaller_corrects_to_the_cheaper_of_his_two_suits(inferencer):
+    """[A1915]: over the contract advancer names at his first turn, overcaller passes if it is
+    one of his two suits, otherwise bids the cheaper of them; the cheaper is worked out here
+    from the order of the bids."""
+    pairs = {"1D": ("DH", "SC"), "1H": ("SH", "DC"), "1S": ("SD", "HC")}  # [A1889-1894]
+    strains = "CDHS"
+    for crash, two in pairs.items():
+        for level, named in itertools.product((2, 3, 4), "CDHS"):
+            auction = f"1C {crash} P {level}{named} P"
+            for mine in two:
+                if named in mine:
+                    expected = "P"
+                else:
+                    bids = [(level if strains.index(s) > strains.index(named) else level + 1, strains.index(s), s)
+                            for s in mine]
+                    lv, _, s = min(bids)
+                    expected = f"{lv}{s}"
+                r = infer(inferencer, f"{auction} {expected}")
+                assert last(r).defined, (auction, expected)
+                for p in r.hands["E"].patterns:
+                    lengths = dict(zip(SUITS, map(int, p.split("-")), strict=True))
+                    assert all(lengths[s] >= 4 for s in mine), (auction, expected, p)
+                if expected != "P":  # the dearer of his two suits is no correction
+                    other = next(s for s in mine if s != expected[1])
+                    lv = level if strains.index(other) > strains.index(named) else level + 1
+                    assert not last(infer(inferencer, f"{auction} {lv}{other}")).defined, (auction, other)
+    # a hand with four cards in advancer's suit outside its pair still corrects [A1915]
+    hand = Hand.from_pbn("K432.AQ32.KJ32.2")  # reds, and four spades
+    r = inferencer.infer(Auction.parse("1C 1D P 3S P 4D", dealer="N"), known=("E", hand))
+    assert r.hands["E"].consistent
 
 
 def test_only_one_pair_plays_the_system_with_we(system):

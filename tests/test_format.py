@@ -170,6 +170,25 @@ tree opening
     assert set(at(s, "1S").children) == {"3C"} and set(at(s, "1H").children) == {"3D"}
 
 
+def test_guards_compare_suits_by_rank():
+    # over each of advancer's suits z, the lower of clubs/spades unless z ranks between them
+    s = sys_of('''
+tree opening
+  1D  "d"  [A1]
+    *z for z in H, D  "named"  [A2]
+      next C if z below C  "never: no suit ranks below clubs"  [A3]
+      next C if z above S  "never: no suit ranks above spades"  [A3]
+      next S if z above C and z below S  "between them"  [A4]
+      next H if not z above D  "hearts over diamonds only"  [A5]
+''')
+    for z in "HD":
+        assert set(at(s, "1D", f"2{z}").children) == {"2S"} | ({"2H"} if z == "D" else set())
+    printed = format_system(s)
+    assert "if z above C and z below S" in printed and "if not z above D" in printed
+    assert load_text(printed) == s
+    assert "'q'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if q above S  "c"  [A2]\n').reason
+
+
 def test_a_passed_hand_takes_other_lines():
     s = sys_of('''
 tree opening
