@@ -114,8 +114,25 @@ def _parser():
 class Node:
     """Base of the AST.  Nodes are immutable and hashable, so they can key caches."""
 
+    def __getstate__(self):
+        # a cached hash (see _cached_hash) is not carried to another process, whose string
+        # hashes differ
+        state = dict(self.__dict__)
+        state.pop("_h", None)
+        return state
+
     def children(self) -> tuple[Node, ...]:
         return ()
+
+
+def _cached_hash(self) -> int:
+    """A compound node's hash, computed once: caches are keyed by whole formulas, and hashing
+    one walked every node (and every Fraction) below it each time."""
+    h = self.__dict__.get("_h")
+    if h is None:
+        h = hash((type(self).__name__,) + tuple(v for k, v in self.__dict__.items() if k != "_h"))
+        object.__setattr__(self, "_h", h)
+    return h
 
 
 @dataclass(frozen=True)
@@ -132,6 +149,8 @@ class Feat(Node):
 @dataclass(frozen=True)
 class Cmp(Node):
     """``sum(coef * feat) + const  op  0`` with op one of >= <= == !=; all exact."""
+    __hash__ = _cached_hash
+
 
     terms: tuple[tuple[Fraction, Feat], ...]
     const: Fraction
@@ -158,6 +177,8 @@ class Cmp(Node):
 
 @dataclass(frozen=True)
 class And(Node):
+    __hash__ = _cached_hash
+
     items: tuple[Node, ...]
 
     def children(self):
@@ -169,6 +190,8 @@ class And(Node):
 
 @dataclass(frozen=True)
 class Or(Node):
+    __hash__ = _cached_hash
+
     items: tuple[Node, ...]
 
     def children(self):
@@ -180,6 +203,8 @@ class Or(Node):
 
 @dataclass(frozen=True)
 class Not(Node):
+    __hash__ = _cached_hash
+
     item: Node
 
     def children(self):

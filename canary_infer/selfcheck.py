@@ -192,7 +192,7 @@ def check_deal(deal: Deal, dealer: str, bidder: Bidder, inf: Inferencer, memo: d
             memo[out.auction] = inferred
     for seat in SEATS:
         h, got = deal[seat], inferred[seat]
-        if got.consistent and h.lengths in got.pattern_set and got.hcp[0] <= h.hcp <= got.hcp[1]:
+        if got.consistent and h.pattern in got.pattern_set and got.hcp[0] <= h.hcp <= got.hcp[1]:
             continue
         problems = _problems(h, got)
         if problems:
@@ -209,7 +209,7 @@ class _Inferred:
         self.consistent = seat_inference.consistent
         self.hcp = seat_inference.hcp
         self.patterns = list(seat_inference.patterns)
-        self.pattern_set = {tuple(int(x) for x in p.split("-")) for p in self.patterns}
+        self.pattern_set = frozenset(self.patterns)  # as text: parsing thousands of patterns back cost a quarter
 
 
 def _opening_and_depth(auction: Auction) -> tuple[str, int]:

@@ -701,3 +701,16 @@ def test_cmp_nodes_are_hashable_and_immutable():
     assert isinstance(a, Cmp) and hash(a) == hash(b) and {a: 1}[b] == 1
     with pytest.raises(AttributeError):
         a.op = ">="  # type: ignore[misc]
+
+
+def test_a_formula_hashed_once_pickles_as_one_never_hashed():
+    """A compound formula keeps its hash after the first (caches key on whole formulas), but
+    never sends it to another process, where the strings inside hash otherwise."""
+    import pickle
+
+    text = "hcp in 11..16 and (S >= 5 or H >= 5) and not losers <= 7"
+    fresh = pickle.dumps(parse(text))
+    f = pickle.loads(fresh)
+    h = hash(f)
+    assert pickle.dumps(f) == fresh and hash(pickle.loads(fresh)) == h == hash(parse(text))
+    assert f == parse(text) and {f: 1}[parse(text)] == 1
