@@ -1039,7 +1039,7 @@ class System:
                 benv = dict(p.env)
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
-        asks = node.relay or any(p.rule.answers for p in node.parts)  # partner answers: no slam tools then
+        asks = self._asks(node, seen)  # partner answers: no slam tools then
         if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump \
                 and not asks:
             for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
@@ -1063,6 +1063,18 @@ class System:
                 out += [(rank + 2 + k, [c for c in rules if not (c.pattern and c.pattern.opp)], env, forced)
                         for k, rules, env, forced in self._sources(base, 0, seen)]
         return out
+
+    def _asks(self, node: CallNode, seen) -> bool:
+        """Whether partner must answer the call: a relay, or a call answered by a schedule (its
+        own or that of the call it is the same as)."""
+        if node.is_relay or any(p.rule.answers for p in node.parts):
+            return True
+        for p in node.parts:
+            if p.rule.same_as is not None and id(p.rule) not in seen:
+                target = self._same_as_target(p, node, seen)
+                if target is not node and self._asks(target, seen + (id(p.rule),)):
+                    return True
+        return False
 
     def _same_as_target(self, p: _Part, node: CallNode, seen) -> CallNode:
         if id(p.rule) in seen:
