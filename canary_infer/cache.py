@@ -150,22 +150,28 @@ def decode(text: str, k: str, avail=None, asked=None):
     return pats, (hcp[0], hcp[1]), float(hands)
 
 
-def load(where: Path, k: str, avail=None, asked=None):
-    """A valid entry's ``(patterns, hcp, hands)``, or None; an invalid entry is deleted."""
-    path = where / f"{k}.json"
+def read_entry(path: Path, read, decode):
+    """``decode(read(path))``, or None: a missing entry, or one that cannot be read or that
+    ``decode`` refuses (which is then deleted)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read(path)
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError):
-        text = None
-    got = decode(text, k, avail, asked) if text is not None else None
+        data = None
+    got = decode(data) if data is not None else None
     if got is None:
         try:
             path.unlink()
         except OSError:
             pass  # a folder in its place, or read-only: it is not read either way
     return got
+
+
+def load(where: Path, k: str, avail=None, asked=None):
+    """A valid entry's ``(patterns, hcp, hands)``, or None; an invalid entry is deleted."""
+    return read_entry(where / f"{k}.json", lambda p: p.read_text(encoding="utf-8"),
+                      lambda text: decode(text, k, avail, asked))
 
 
 def store(where: Path, k: str, patterns: dict, hcp, hands: float) -> None:

@@ -35,7 +35,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .cache import OFF, ON, CacheConfigError, default_folder
+from .cache import OFF, ON, CacheConfigError, default_folder, read_entry
 
 ENV = "CANARY_INFER_SYSTEM_CACHE"
 MAGIC = b"canary-infer system 1\n"
@@ -116,20 +116,7 @@ def decode(data: bytes, k: str, shown: list[str]):
 
 def load(where: Path, k: str, shown: list[str]):
     """A valid entry's system, or None; an invalid entry is deleted."""
-    path = _path(where, k)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError:
-        data = None
-    got = decode(data, k, shown) if data is not None else None
-    if got is None:
-        try:
-            path.unlink()
-        except OSError:
-            pass  # a folder in its place, or read-only: it is not read either way
-    return got
+    return read_entry(_path(where, k), Path.read_bytes, lambda data: decode(data, k, shown))
 
 
 def store(where: Path, k: str, system) -> None:
