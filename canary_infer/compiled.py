@@ -149,12 +149,25 @@ def _order(formulas: Sequence[Node]) -> list[int]:
     return out
 
 
+_COMPILED: dict[tuple[Node, ...], Callable] = {}
+
+
 def compile_formulas(formulas: Sequence[Node]) -> Callable[[tuple[int, int, int, int]], tuple[bool, ...]]:
-    """One function computing every formula's truth on a hand's holding classes, in order.
+    """One function computing every formula's truth on a hand's holding classes, in order
+    (compiled once per list of formulas: many points of the tree offer the same calls).
 
     :raises TypeError: for a node the compiler does not know (the caller may fall back to
         :func:`~canary_infer.expr.evaluate`)."""
-    formulas = list(formulas)
+    key = tuple(formulas)
+    f = _COMPILED.get(key)
+    if f is None:
+        if len(_COMPILED) >= 20_000:
+            _COMPILED.clear()
+        f = _COMPILED[key] = _compile(list(formulas))
+    return f
+
+
+def _compile(formulas: list[Node]) -> Callable[[tuple[int, int, int, int]], tuple[bool, ...]]:
     shared: dict[Node, str] = {}
     gen = _Gen(shared)
     lines = []
