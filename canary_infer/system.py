@@ -81,7 +81,7 @@ SETITEM     := "S" | "H" | "D" | "C" | VAR | "suits" | "majors" | "minors" | "ne
                | "ours" | "theirs"
 GUARD       := TEST { "and" TEST }
 TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] VAR ( "above" | "below" ) ( SUIT | VAR )
-               | [ "not" ] "passed" | [ "not" ] "below game"
+               | [ "not" ] "passed" | [ "not" ] "below game" | [ "not" ] "below" LEVEL ( SUIT | VAR )
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
 FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing"
                | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
@@ -277,6 +277,8 @@ class Test:
             return f"{n}trump agreed"
         if self.kind == "below-game":
             return f"{n}below game"
+        if self.kind == "below-call":
+            return f"{n}below {self.lo} {self.arg}"
         return f"{n}{self.kind}"
 
 
@@ -298,6 +300,10 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
             t = Test("option", m.group(1), neg=neg)
         elif body == "below game":
             t = Test("below-game", neg=neg)
+        elif m := re.fullmatch(r"below\s+([1-7])\s*([A-Za-z])", body):
+            if m.group(2) not in "SHDC" and m.group(2) not in _VARS:
+                raise ValueError(f"'{p}': '{m.group(2)}' is neither a suit nor a suit variable")
+            t = Test("below-call", m.group(2), lo=int(m.group(1)), neg=neg)
         elif body in ("trump", "trump agreed"):
             t = Test("trump", neg=neg)
         elif m := re.fullmatch(r"([A-Za-z])\s*(==|!=)\s*([SHDC])", body):
@@ -318,7 +324,7 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
 
 
 GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "suit-above", "suit-below", "passed", "relays", "option", "trump",
-               "below-game")
+               "below-game", "below-call")
 RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option")
 
 
@@ -983,7 +989,7 @@ class System:
                 ok = (t.arg in self.options_on) != t.neg
             elif t.kind == "trump":
                 ok = (node.trump is not None) != t.neg
-            elif t.kind == "below-game":
+            elif t.kind in ("below-game", "below-call"):
                 continue  # a test of the call itself: see _call_guard
             else:
                 raise AssertionError(t.kind)
@@ -1133,7 +1139,7 @@ class System:
                     else:
                         calls = self.resolve(r.pattern, benv, node)
                     for c in calls:
-                        if _call_guard(r.guard, c):
+                        if _call_guard(r.guard, c, benv):
                             cands.setdefault(c, []).append((rank, r, benv))
         out: dict[str, CallNode] = {}
         for call in sorted(cands, key=_call_order):
@@ -1226,12 +1232,17 @@ def _last_suit(node: CallNode) -> str | None:
     return None
 
 
-def _call_guard(tests, call: str) -> bool:
-    """Tests of the call a pattern resolved to: 'below game' (below 3N, 4H/4S, 5C/5D)."""
+def _call_guard(tests, call: str, env: dict) -> bool:
+    """Tests of the call a pattern resolved to: 'below game' (below 3N, 4H/4S, 5C/5D) and
+    'below 6 T' (below six of the suit T)."""
     for t in tests:
-        if t.kind == "below-game":
+        if t.kind in ("below-game", "below-call"):
             c = Call.parse(call.strip("()"))
-            below = c.rank is not None and c.level < {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}[c.strain]
+            if t.kind == "below-game":
+                below = c.rank is not None and c.level < {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}[c.strain]
+            else:
+                limit = Call.parse(f"{t.lo}{env.get(t.arg, t.arg)}")
+                below = c.rank is not None and c.rank < limit.rank
             if below == t.neg:
                 return False
     return True
@@ -1862,7 +1873,8 @@ class _Loader:
                     self.fail(node.path, node.line, f"unknown variable '{v}' in the call '{node.pattern}' (bind it "
                                                     f"with 'for {v} in ...' here or above)")
         for t in node.guard:
-            if t.arg and t.kind.startswith("suit") and t.arg not in here and t.arg not in "SHDC":
+            if t.arg and (t.kind.startswith("suit") or t.kind == "below-call") and t.arg not in here \
+                    and t.arg not in "SHDC":
                 self.fail(node.path, node.line, f"unknown variable '{t.arg}' in the condition '{t}'")
             if t.kind in ("suit-above", "suit-below") and t.items[0] not in "SHDC" and t.items[0] not in here:
                 self.fail(node.path, node.line, f"unknown variable '{t.items[0]}' in the condition '{t}'")

@@ -189,6 +189,22 @@ tree opening
     assert "'q'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if q above S  "c"  [A2]\n').reason
 
 
+def test_a_guard_keeps_the_calls_below_a_level_of_a_suit():
+    # the queen-ask answers: the cheapest bid of each other suit, where it lies below six of T
+    s = sys_of('''
+block answers(T)  "answers"  [A2]
+  next x for x in suits - T if below 6 T  "a king below six of {T}"  [A2]
+
+tree opening
+  5D  "ask"  [A1]
+      include answers(H)
+''')
+    assert set(at(s, "5D").children) == {"5S", "6C", "6D"}  # 6H and up are not below six hearts
+    printed = format_system(s)
+    assert "if below 6 T" in printed and load_text(printed) == s
+    assert "'q'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if below 6 q  "c"  [A2]\n').reason
+
+
 def test_a_passed_hand_takes_other_lines():
     s = sys_of('''
 tree opening
