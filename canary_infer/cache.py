@@ -61,19 +61,25 @@ def folder() -> Path | None:
     """Where solved results persist between runs, or None when the disk cache is off.
 
     :raises CacheConfigError: for a value that is neither a switch nor a path (see the module)."""
-    env = os.environ.get(ENV, "")
-    if env == "":
-        return default_folder()
+    return folder_setting(ENV, default_folder(), "for no disk cache", "/tmp/ci-cache")
+
+
+def folder_setting(env_name: str, default: Path, off_means: str, example: str) -> Path | None:
+    """The folder an environment variable names: unset, empty or a word of :data:`ON` gives
+    ``default``, a word of :data:`OFF` None, a path with a '/' in it that path.
+
+    :raises CacheConfigError: for anything else."""
+    env = os.environ.get(env_name, "")
     word = env.strip().lower()
+    if env == "" or word in ON:
+        return default
     if word in OFF:
         return None
-    if word in ON:
-        return default_folder()
     if env.strip() == env and ("/" in env or env.startswith("~")):
         return Path(env).expanduser()
     raise CacheConfigError(
-        f"{ENV}={env!r} is not understood: use off (or {', '.join(OFF[1:])}) for no disk cache, on for the "
-        "default folder, or a folder path with a '/' in it (./cache, /tmp/ci-cache, ~/cache)")
+        f"{env_name}={env!r} is not understood: use off (or {', '.join(OFF[1:])}) {off_means}, on for the "
+        f"default folder, or a folder path with a '/' in it (./cache, {example}, ~/cache)")
 
 
 @lru_cache(maxsize=1)

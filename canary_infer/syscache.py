@@ -35,7 +35,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .cache import OFF, ON, CacheConfigError, default_folder, read_entry
+from .cache import CacheConfigError, default_folder, folder_setting, read_entry
 
 ENV = "CANARY_INFER_SYSTEM_CACHE"
 MAGIC = b"canary-infer system 1\n"
@@ -47,19 +47,7 @@ def folder() -> Path | None:
     """Where checked systems are kept, or None when this cache is off.
 
     :raises CacheConfigError: for a value that is neither a switch nor a path."""
-    env = os.environ.get(ENV, "")
-    if env == "":
-        return default_folder() / "systems"
-    word = env.strip().lower()
-    if word in OFF:
-        return None
-    if word in ON:
-        return default_folder() / "systems"
-    if env.strip() == env and ("/" in env or env.startswith("~")):
-        return Path(env).expanduser()
-    raise CacheConfigError(
-        f"{ENV}={env!r} is not understood: use off (or {', '.join(OFF[1:])}) to keep no loaded system, on for "
-        "the default folder, or a folder path with a '/' in it (./cache, /tmp/ci-systems, ~/cache)")
+    return folder_setting(ENV, default_folder() / "systems", "to keep no loaded system", "/tmp/ci-systems")
 
 
 def quiet_folder() -> Path | None:

@@ -1054,7 +1054,7 @@ class System:
                     out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
         if self.applies_last and rank == 0 and node.parent is not None and not node.is_opponents \
                 and node.trump is None and not asks:
-            last = _last_suit(node)
+            last = _last_suit(node, lambda n: self._asks(n, seen))
             for name, tree, _, _ in self.applies_last if last else ():
                 if tree is None or tree == node.tree:
                     blk = self.blocks[name]
@@ -1218,15 +1218,16 @@ class System:
             yield e
 
 
-def _last_suit(node: CallNode) -> str | None:
+def _last_suit(node: CallNode, asks) -> str | None:
     """The last suit our side has bid naturally: not a suit of theirs (a cue bid), not an answer to
-    an asking call (a relay or a schedule's step); None if that bid is not a natural one."""
+    an asking call (``asks(call)``: a relay, a call a schedule answers, or one the same as
+    those); None if that bid is not a natural one."""
     theirs = {c[1] for c, side in node.seq if side == "them" and len(c) == 2 and c[1] in "SHDC"}
     n = node
     while n is not None and n.parent is not None:
         c = n.call
         if not n.is_opponents and len(c) == 2 and c[1] in "SHDC":
-            asked = n.parent.is_relay or any(p.rule.answers for p in n.parent.parts)
+            asked = asks(n.parent)
             return None if asked or c[1] in theirs else c[1]
         n = n.parent
     return None
