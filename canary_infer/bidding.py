@@ -55,19 +55,27 @@ class Candidate:
     source: str
     formula: object  # the constraint (an expr Node); written out only when asked for
     fits: bool
+    judgement: bool = False  # a convention attached everywhere ('apply') that says nothing of the hand
 
     @property
     def constraint(self) -> str:
         return "" if self.formula == TRUE else str(self.formula)
 
     def as_json(self) -> dict:
-        return {"call": self.call, "meaning": self.meaning, "source": self.source,
-                "constraint": self.constraint, "fits": self.fits}
+        out = {"call": self.call, "meaning": self.meaning, "source": self.source,
+               "constraint": self.constraint, "fits": self.fits}
+        if self.judgement:
+            out["judgement"] = True
+        return out
 
 
 @dataclass
 class BidResult:
-    """``status``: ok (one call fits), several, none, or undefined (the notes define no call here)."""
+    """``status``: ok (one call fits), several, none (a gap: the notes mean their calls to cover this
+    hand, as a relay's answers or the openings do, and it fits none), or undefined (the notes define
+    no call here, or none for this hand).  A convention attached everywhere by ``apply`` that says
+    nothing of the hand (RKCB's 4N, the grand slam force's 5N) is a candidate marked ``judgement``
+    and is never among ``calls``: whether to use it is judgement, not the hand."""
 
     seat: str
     status: str
@@ -115,13 +123,24 @@ class Bidder:
             plan = self._plans[auction] = self._plan(auction)
         if isinstance(plan, BidResult):
             return replace(plan)
-        pos, opts, formulas, fast = plan
+        pos, opts, formulas, fast, judged, cover = plan
         truths = fast(hand_classes(hand)) if fast is not None else [evaluate(f, hand) for f in formulas]
-        cands = [Candidate(call, meaning, source, f, ok)
-                 for (call, meaning, source), f, ok in zip(opts, formulas, truths, strict=True)]
-        fits = [c.call for c in cands if c.fits]
-        status = "ok" if len(fits) == 1 else ("none" if not fits else "several")
-        return BidResult(pos.seat, status, fits, cands, side=pos.side)
+        cands = [Candidate(call, meaning, source, f, ok, j)
+                 for (call, meaning, source), f, ok, j in zip(opts, formulas, truths, judged, strict=True)]
+        fits = [c.call for c in cands if c.fits and not c.judgement]
+        if len(fits) == 1:
+            return BidResult(pos.seat, "ok", fits, cands, side=pos.side)
+        if fits:
+            return BidResult(pos.seat, "several", fits, cands, side=pos.side)
+        left = [c.call for c in cands if c.judgement]
+        aside = f" ({', '.join(left)}: a convention used by judgement, not by the hand)" if left else ""
+        if cover is not None and (cover is TRUE or evaluate(cover, hand)):
+            return BidResult(pos.seat, "none", [], cands, reason="the hand fits none of the calls the notes "
+                             "give here, and they are meant to cover it" + aside, side=pos.side)
+        named = [c.call for c in cands if not c.judgement]
+        return BidResult(pos.seat, "undefined", [], cands, side=pos.side,
+                         reason=("the notes define no call for this hand here: they give only "
+                                 + ", ".join(named) if named else "the notes define no call here") + aside)
 
     def _plan(self, auction: Auction):
         """What the call depends on besides the hand, worked out once per auction: the player's
@@ -149,4 +168,6 @@ class Bidder:
             fast = compile_formulas(formulas)
         except TypeError:
             fast = None  # evaluate() answers the same, only slower
-        return pos, [(n.call, n.meaning, n.source) for n in opts], formulas, fast
+        judged = [n.applied_key is not None and f == TRUE for n, f in zip(opts, formulas, strict=True)]
+        cover = TRUE if self.system._asks(pos.node, ()) else pos.node.domain({"chair": pos.chair})
+        return pos, [(n.call, n.meaning, n.source) for n in opts], formulas, fast, judged, cover

@@ -710,7 +710,7 @@ def cmd_bid(args) -> int:
     if r.reason:
         print(f"  {r.reason}")
     for c in r.candidates:
-        mark = "fits" if c.fits else "no  "
+        mark = "open" if c.judgement else "fits" if c.fits else "no  "
         print(f"  {mark} {c.call:<3} {c.meaning}" + (f"  [{c.source}]" if c.source else ""))
         if c.fits and c.constraint:
             print(f"         because {c.constraint}")
@@ -1071,7 +1071,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     pb = sub.add_parser("bid", help="the call the system makes with a hand",
                         description="The call the system makes with this hand at this point: ok (one call fits), "
-                                    "several (all that fit, with why), none, or undefined.",
+                                    "several (all that fit, with why), none (the notes mean their calls here to "
+                                    "cover every hand, as relay answers do, and this one fits none: a gap), or "
+                                    "undefined (the notes define no call for this hand here).  Conventions attached "
+                                    "everywhere that say nothing of the hand (RKCB's 4N, the grand slam force's 5N, "
+                                    "the serious 3N) are shown as 'open': they are used by judgement, so the bidder "
+                                    "never chooses them.",
                         epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
                                '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
                                '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'

@@ -26,6 +26,7 @@ variable that is never bound or a ``same as`` that leads nowhere is reported at 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ from .expr import (
 from .features import FEATURES
 
 TREES = ("opening", "defence")
-FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing")
+FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing", "final")
 SUIT_ORDER = "SHDC"
 
 GRAMMAR = r"""
@@ -83,8 +84,10 @@ GUARD       := TEST { "and" TEST }
 TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] VAR ( "above" | "below" ) ( SUIT | VAR )
                | [ "not" ] "passed" | [ "not" ] "below game" | [ "not" ] "below" LEVEL ( SUIT | VAR )
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
-FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing"
+FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing" | "final"
                | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
+              ("final": the call is to play; partner's pass after it is defined and says nothing,
+              unless a line of the call's own gives P a meaning)
 attribute   := "=" RULE | "covers" RULE | "note" MEANING | "interpretation" MEANING
                | "priority" PATTERN ">" PATTERN { ">" PATTERN } [ MEANING ] [ SOURCE ]
                | "same as" PATTERN { PATTERN } | "answers" NAME "(" [ SUIT { "," SUIT } ] ")"
@@ -1045,6 +1048,8 @@ class System:
                 benv = dict(p.env)
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
+        if rank == 0 and "final" in node.flags and not node.is_opponents and not node.relay:
+            out.append((FINAL_RANK, [_final_pass(node.source, node.path, node.line)], {}, None))  # partner passes a call that is to play
         asks = self._asks(node, seen)  # partner answers: no slam tools then
         if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump \
                 and not asks:
@@ -1961,6 +1966,16 @@ def _numeric_fill(text: str, var: str, k: int) -> str:
 
 LOAD_CHECK_LIMIT = 200_000
 APPLIED = 100  # the rank of the calls a block attached by 'apply' gives (below everything else)
+FINAL_RANK = 50  # partner's pass after a call flagged 'final': below the call's own lines and blocks
+
+
+@functools.lru_cache(maxsize=None)
+def _final_pass(source: str, path: str, line: int) -> RuleNode:
+    """Partner's pass after a call flagged ``final``, cited to that call's line."""
+    return RuleNode(Pattern.parse("P"), meaning="pass: partner's call is to play", source=source, path=path, line=line,
+                    interpretations=["A call the notes call 'to play', 'sign off' or 'final' (flag final) is "
+                                     "passed by partner: the standard meaning of those words. The pass says "
+                                     "nothing of the hand."])
 
 
 def _checked_stamp(texts: list[str]) -> Path | None:

@@ -97,13 +97,54 @@ def test_several_calls_fit_where_the_notes_give_two(bidder):
 
 @pytest.mark.parametrize("auction,reason", [
     ("2S", "defenders"),  # East over our 2S: the notes' defence covers their 1-level openings only
-    ("2S P 2N P 3C P 3D P 3H P 3N P", "no call"),  # opener after responder's 3N "to play" [A1180]
+    ("2C P 2N P 3D P", "no call"),  # responder after opener shows his diamond shortness [A947]: nothing follows
     ("1S P P P", "over"),
 ])
 def test_undefined_where_the_notes_define_no_call(bidder, auction, reason):
     r = bid(bidder, ONE_NT, auction)
     assert r.status == "undefined" and r.calls == [] and r.candidates == []
     assert reason in r.reason
+
+
+WEAK = "K4.85.J65432.853"  # 4 HCP: fits no response to 1H (the notes give none to a hand too weak for the relay)
+
+
+def test_a_convention_attached_everywhere_is_never_the_bidders_choice(bidder):
+    """The grand slam force is attached wherever a suit was bid [B68]; it says nothing of the hand,
+    so a weak hand after 1H is not 'bid 5N': the notes define no call for it, and 5N is shown open."""
+    r = bid(bidder, WEAK, "1H P")
+    assert (r.status, r.calls) == ("undefined", [])
+    judged = [c for c in r.candidates if c.judgement]
+    assert [c.call for c in judged] == ["5N"] and judged[0].formula == TRUE
+    assert "they give only 1S, 1N" in r.reason and "5N" in r.reason
+    assert not any(c.fits for c in r.candidates if not c.judgement)
+    # a hand that fits a response bids it, whatever the conventions would also allow
+    r = bid(bidder, "K4.852.J6543.AK3", "1H P")  # 11 HCP, three hearts
+    assert "5N" not in r.calls and "1N" in r.calls
+
+
+def test_a_gap_is_none_only_where_the_notes_mean_to_cover_the_hand(bidder):
+    """A relay's answers must cover every hand: 1S-1N-2N-3C asks for a singleton and the notes give
+    no answer without one [A814], a gap.  After 1N the notes give only the transfers (the responses
+    are missing from them): a hand that fits neither is undefined there, not a gap."""
+    r = bid(bidder, "AQT873.J2.A2.A76", "1S P 1N P 2N P 3C P")
+    assert (r.status, r.calls) == ("none", [])
+    r = bid(bidder, "8642.J73.952.T84", "1N P")
+    assert (r.status, r.calls) == ("undefined", []) and "2D, 2H" in r.reason
+
+
+def test_partner_passes_a_call_that_is_to_play(bidder, inferencer):
+    """'3N to play' [A1180] ends the auction for the pair: opener's pass after it is defined, says
+    nothing of his hand, and the inference reads it as a call of the system."""
+    auction = "2S P 2N P 3C P 3D P 3H P 3N P"
+    r = bid(bidder, ONE_NT, auction)
+    assert (r.status, r.calls) == ("ok", ["P"])
+    assert r.candidates[0].formula == TRUE and "to play" in r.candidates[0].meaning
+    got = inferencer.infer(Auction.parse(auction + " P"))
+    assert all(c.defined for c in got.calls if c.seat in "NS")
+    assert got.calls[-1].meaning == "pass: partner's call is to play"
+    before = inferencer.infer(Auction.parse(auction))
+    assert got.hands["N"].patterns == before.hands["N"].patterns
 
 
 def test_the_chair_decides_light_openings(bidder):
@@ -252,7 +293,7 @@ def test_cli_bid_none(cli):
 
 
 def test_cli_bid_undefined_and_the_dealer(cli):
-    status, obj = bid_json(cli, ONE_NT, "--auction", "2S P 2N P 3C P 3D P 3H P 3N P")
+    status, obj = bid_json(cli, ONE_NT, "--auction", "2C P 2N P 3D P")
     assert status == 0 and obj["status"] == "undefined" and obj["calls"] == [] and obj["reason"]
     status, obj = bid_json(cli, LIGHT_MAJORS, "--auction", "P P", "--dealer", "e")
     assert obj["status"] == "ok" and obj["calls"] == ["1H"] and obj["seat"] == "W" and obj["dealer"] == "E"
@@ -281,7 +322,7 @@ def test_cli_bid_text(cli):
     assert sum(line.lstrip().startswith("fits") for line in out.splitlines()) == 2
     status, out, _ = cli("bid", ONE_NT)
     assert "bids: 1N" in out
-    status, out, _ = cli("bid", ONE_NT, "--auction", "2S P 2N P 3C P 3D P 3H P 3N P")
+    status, out, _ = cli("bid", ONE_NT, "--auction", "2C P 2N P 3D P")
     assert "has no call defined" in out
 
 
