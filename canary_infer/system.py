@@ -1049,7 +1049,8 @@ class System:
                 benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
                 out.append((rank + 1, blk.body.children, benv, None))
         if rank == 0 and "final" in node.flags and not node.is_opponents and not node.relay:
-            out.append((FINAL_RANK, [_final_pass(node.source, node.path, node.line)], {}, None))  # partner passes a call that is to play
+            # partner passes a call that is to play
+            out.append((FINAL_RANK, [_final_pass(node.source, node.path, node.line)], {}, None))
         asks = self._asks(node, seen)  # partner answers: no slam tools then
         if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump \
                 and not asks:
@@ -1969,7 +1970,7 @@ APPLIED = 100  # the rank of the calls a block attached by 'apply' gives (below 
 FINAL_RANK = 50  # partner's pass after a call flagged 'final': below the call's own lines and blocks
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _final_pass(source: str, path: str, line: int) -> RuleNode:
     """Partner's pass after a call flagged ``final``, cited to that call's line."""
     return RuleNode(Pattern.parse("P"), meaning="pass: partner's call is to play", source=source, path=path, line=line,

@@ -596,13 +596,20 @@ def test_every_example_in_the_system_files_is_bid_and_lies_inside_its_inference(
             by_example.setdefault(where, []).append(False)  # the hand cannot be in this position
             continue
         r = bidder.bid(hand, auction)
-        assert r.status == "ok" and r.calls[0] in calls, (where, pbn, text, r.status, r.calls)
-        inf = inferencer.infer(auction.append(r.calls[0]))
+        # A generic line stands at several points (after_jump_shift: after every jump shift); its
+        # example illustrates one of them, where the bidder must bid it (below: some point per
+        # example).  Where the notes leave another call open too (1S-3C: the suit rebid 3S is
+        # 'nothing special' [A642] and fits every hand) the bidder names both.
+        if not calls & set(r.calls):
+            by_example.setdefault(where, []).append(False)
+            continue
+        call = next(c for c in r.calls if c in calls)
+        inf = inferencer.infer(auction.append(call))
         seat = inf.hands[auction.turn]
         assert hand.pattern in seat.patterns and seat.hcp[0] <= hand.hcp <= seat.hcp[1], (where, pbn)
         by_example.setdefault(where, []).append(True)
         checked += 1
-    assert checked >= 10
+    assert checked >= 16
     assert all(any(v) for v in by_example.values()), [k for k, v in by_example.items() if not any(v)]
 
 
