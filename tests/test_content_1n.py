@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from canary_infer.auction import Auction
 from canary_infer.cards import Hand
-from canary_infer.expr import evaluate
+from canary_infer.expr import TRUE, evaluate
 
 RANKS = "AKQJT98765432"
 
@@ -287,3 +287,32 @@ def test_calls_the_notes_do_not_define_are_reported_undefined(inferencer, auctio
     calls = infer(inferencer, auction).calls
     assert calls[-1].defined is False
     assert all(c.defined for c in calls[:-1] if c.seat in "NS")
+
+
+# --------------------------------------------------------------------------- section 12: one-suited answers
+@pytest.mark.parametrize("auction, calls, agree", [
+    # a splinter: 3N, or opener's suit to set it (below game, and the game) [A688, A782]
+    (("1S", "1N", "2S", "2N", "3H"), {"3N": None, "3S": "S", "4S": "S"}, "S"),
+    (("1H", "1N", "2H", "2S", "3S"), {"3N": None, "4H": "H"}, "H"),
+    # the suit a third time, and the 5-card suit's cheapest notrump
+    (("1H", "1N", "2H", "2S", "3H"), {"3N": None, "4H": "H"}, "H"),
+    (("1H", "1N", "2H", "2S", "2N"), {"3H": "H", "3N": None, "4H": "H"}, "H"),
+    # 1D-1N-2D-2H-3C, the secondary clubs [A784-788]: either of opener's two suits, or 3N
+    (("1D", "1N", "2D", "2H", "3C"), {"3D": "D", "4C": "C", "3N": None}, None),
+])
+def test_responder_sets_the_suit_or_notrump_after_a_one_suited_answer(system, auction, calls, agree):
+    """'Responder bids No Trump or one of opener's suits at his third call' [A688], said of every
+    relay auction after 1D/1H/1S, the one-suited answers [A782] among them."""
+    n = node(system, *auction)
+    ours = {c: k for c, k in n.children.items() if not k.is_opponents and k.defined and k.applied_key is None}
+    assert set(calls) <= set(ours), (auction, sorted(ours))
+    for c, trump in calls.items():
+        if trump is not None:
+            assert ours[c].trump == trump, (auction, c)
+    assert all(k.constraint() == TRUE for k in ours.values())  # they add nothing to the hand
+
+
+def test_partner_passes_3n_to_play_after_the_relays(system):
+    """'3N to play' [A688] is flagged final: opener's pass after it is a call of the system."""
+    p = node(system, "1S", "1N", "2S", "2N", "3H", "3N").children["P"]
+    assert p.defined and "to play" in p.meaning and p.constraint() == TRUE

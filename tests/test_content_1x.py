@@ -429,3 +429,13 @@ def test_verify_relays_finds_the_hands_the_notes_leave_without_an_answer(start):
     if start.startswith("1D P 1H"):
         assert leaves["2N"].patterns == ["2-3-6-2"]
         assert set(leaves["3C"].patterns) == {"1-3-5-4", "1-3-4-5"} and not leaves["3C"].resolved
+
+
+@pytest.mark.parametrize("text, shorts", [("1S P 2S P 2N", "DHC"), ("1H P 2H P 2S", "CDS")])  # [A402, A408]
+def test_the_short_suit_ask_shows_a_shortness(text, shorts):
+    """The ask is made to show a shortness next: some pattern of the asker has a singleton or
+    void in one of the three suits, and none has no shortness there."""
+    _, seat = last(text)
+    for p in seat.patterns:
+        assert any(lengths(p)[s] <= 1 for s in shorts), p
+    assert any(lengths(p)[shorts[0]] <= 1 for p in seat.patterns)
