@@ -115,6 +115,11 @@ class Bidder:
         inf = self._inferencer
         return inf._shown(inf.read(auction), seat, features)
 
+    def _partner_long(self, auction: Auction, seat: str) -> frozenset[str]:
+        self._shown(auction, seat, ())  # makes the inferencer
+        inf = self._inferencer
+        return inf._long_suits(inf.read(auction), SEATS[(SEATS.index(seat) + 2) % 4])
+
     def bid(self, hand: Hand, auction: Auction) -> BidResult:
         plan = self._plans.get(auction)
         if plan is None:
@@ -163,6 +168,8 @@ class Bidder:
             c = dict(ctx)
             if node.relative:
                 c["shown"] = self._shown(auction, pos.seat, node.relative)
+            if node.reads_partner:
+                c["partner_long"] = self._partner_long(auction, pos.seat)
             formulas.append(node.constraint(c))
         try:
             fast = compile_formulas(formulas)

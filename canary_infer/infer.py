@@ -217,6 +217,8 @@ class Inferencer:
                     ctx["vul"] = v
                 if node.relative:
                     ctx["shown"] = self._shown(out, st.seat, node.relative)
+                if node.reads_partner:
+                    ctx["partner_long"] = self._long_suits(out, SEATS[(SEATS.index(st.seat) + 2) % 4])
                 parts = tuple(node.constraint_parts(ctx))
                 reading = CallReading(st.index, st.seat, st.call, True, node.meaning, node.source, node,
                                       conj(parts), node.interpretation, parts, node.replaces, node.status,
@@ -258,6 +260,12 @@ class Inferencer:
         if "hcp" in features and res.hcp:
             out["hcp"] = tuple(res.hcp)
         return out
+
+    def _long_suits(self, calls: list[CallReading], seat: str) -> frozenset[str]:
+        """The suits in which the seat has shown 5+ cards by its own calls so far."""
+        res = self._solve_chain(self.seat_formulas(calls, seat), Available())
+        lengths = res.lengths() if res.consistent else None
+        return frozenset(s for s in SUITS if lengths and lengths[s][0] >= 5)
 
     def trump(self, calls: list[CallReading]) -> str | None:
         """The suit agreed as trumps at the end of the auction (None if none is)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -98,7 +98,9 @@ RULE        := [ "when" COND ":" ] ( CONSTRAINT | "denies" ( "siblings" | "cheap
                FEATURE { "," FEATURE } )
 COND        := CTEST { "and" CTEST }
 CTEST       := "chair" INT [ ".." INT ] | [ "not" ] "passed" | [ "not" ] "vul" | "relays" ( "on" | "off" )
-               | [ "not" ] "forcing" | [ "not" ] "option" NAME
+               | [ "not" ] "forcing" | [ "not" ] "option" NAME | [ "not" ] "partner" "long" ( SUIT | VAR )
+              ("partner long X": the caller's partner has shown 5+ cards in X by his own calls; where
+              no inference is at hand the test is false, so use it to narrow a wider reading)
 MEANING     := '"' { any character but '"' } '"'
 SOURCE      := "[" { any character but "]" } "]"
 CONSTRAINT  := the constraint language of canary_infer.expr (to the end of the line)
@@ -282,6 +284,8 @@ class Test:
             return f"{n}below game"
         if self.kind == "below-call":
             return f"{n}below {self.lo} {self.arg}"
+        if self.kind == "partner-long":
+            return f"{n}partner long {self.arg}"
         return f"{n}{self.kind}"
 
 
@@ -309,6 +313,10 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
             t = Test("below-call", m.group(2), lo=int(m.group(1)), neg=neg)
         elif body in ("trump", "trump agreed"):
             t = Test("trump", neg=neg)
+        elif m := re.fullmatch(r"partner\s+long\s+([A-Za-z])", body):
+            if m.group(1) not in "SHDC" and m.group(1) not in _VARS:
+                raise ValueError(f"'{p}': '{m.group(1)}' is neither a suit nor a suit variable")
+            t = Test("partner-long", m.group(1), neg=neg)
         elif m := re.fullmatch(r"([A-Za-z])\s*(==|!=)\s*([SHDC])", body):
             t = Test("suit-eq" if m.group(2) == "==" else "suit-ne", m.group(1), (m.group(3),))
         elif m := re.fullmatch(r"([A-Za-z])\s+(not\s+)?in\s+(.+)", body):
@@ -328,7 +336,7 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
 
 GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "suit-above", "suit-below", "passed", "relays", "option", "trump",
                "below-game", "below-call")
-RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option")
+RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option", "partner-long")
 
 
 # --------------------------------------------------------------------------- what the files say
@@ -490,6 +498,8 @@ def _ctx_test(t: Test, ctx: dict, node) -> bool:
     if t.kind == "option":
         opts = ctx.get("options") or (node.system.options_on if node is not None else set())
         return (t.arg in opts) != t.neg
+    if t.kind == "partner-long":  # unknown (no inference at hand): not long, the wider reading
+        return (t.arg in (ctx.get("partner_long") or ())) != t.neg
     raise AssertionError(t.kind)
 
 
@@ -777,6 +787,11 @@ class CallNode:
         return tuple(r.args[0] if r.args else "hcp" for r in self.rules if r.kind in ("maximum", "minimum"))
 
     @property
+    def reads_partner(self) -> bool:
+        """Whether a rule of this call asks what partner has shown ('when partner long X')."""
+        return any(t.kind == "partner-long" for r in self.rules for t in r.tests)
+
+    @property
     def replaces(self) -> tuple[str, ...]:
         return tuple(a for r in self.rules if r.kind == "replaces" for a in r.args)
 
@@ -926,8 +941,9 @@ class System:
             if r.wider:
                 formula = disj([strict, self.formula(r.wider, env, node, r)])
                 settles = (r.why or f"unless {r.wider}") + (f" [{r.src}]" if r.src else "")
+        tests = tuple(replace(t, arg=env.get(t.arg, t.arg)) if t.kind == "partner-long" else t for t in r.when)
         return Rule(str(r) if (r.when or r.wider) else r.text, when, formula, r.line, r.path, r.kind, r.args,
-                    r.when, strict, settles)
+                    tests, strict, settles)
 
     def formula(self, text: str, env: dict, node: CallNode | None, r=None) -> Node:
         full = dict(env)

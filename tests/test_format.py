@@ -613,6 +613,15 @@ def test_every_example_in_the_system_files_is_bid_and_lies_inside_its_inference(
     assert all(any(v) for v in by_example.values()), [k for k, v in by_example.items() if not any(v)]
 
 
+def test_partner_long_names_a_suit_or_a_suit_variable():
+    e = err_of('tree opening\n  1S  "s"  [A1]\n    2H  "h"  [A2]\n      = when partner long N: hcp >= 1\n')
+    assert e.line == 4 and "neither a suit nor a suit variable" in e.reason
+    s = sys_of('tree opening\n  1S  "s"  [A1]\n    2H  "h"  [A2]\n      = when partner long S: hcp >= 1\n')
+    n = s.root().children["1S"].children["2H"]
+    assert n.reads_partner and str(n.constraint({"partner_long": frozenset("S")})) == "hcp >= 1"
+    assert n.constraint({}) == TRUE  # no inference at hand: the rule does not apply
+
+
 def test_an_example_that_is_not_a_hand_is_refused():
     e = err_of('tree opening\n  1S  "s"  [A1]\n      example AKQ.32.32\n')
     assert e.line == 3 and "example" in e.reason

@@ -216,6 +216,33 @@ def test_cue_bid_shows_a_control(inferencer):
     assert not evaluate(c.formula, Hand.from_pbn("AQ432.3.32.KQ432"))
 
 
+SERIOUS = "1D P 1H P 1N P 3H P 3N P"  # hearts agreed, opener's serious 3N [B64]; opener has shown 5+ diamonds
+
+
+def test_the_serious_3n_is_answered_by_cue_bids_and_partner_s_long_suit_takes_a_high_card(inferencer):
+    """After the serious 3N partner starts cue bidding [B64].  In the 3N bidder's known 5+ card
+    suit (diamonds: 1D then the 1N rebid) a cue bid shows the A or K, not shortness [A74, B62];
+    elsewhere (clubs) a singleton is a control [B59]."""
+    reading = inferencer.read(Auction.parse(SERIOUS))
+    n_lengths = inferencer.infer(Auction.parse(SERIOUS)).hands["N"].lengths
+    assert reading[-2].meaning.startswith("serious slam try") and n_lengths["D"][0] >= 5
+    assert n_lengths["C"][0] < 5
+    four_d = last(inferencer, SERIOUS + " 4D")[1]
+    four_c = last(inferencer, SERIOUS + " 4C")[1]
+    assert "cue bid" in four_d.meaning and "cue bid" in four_c.meaning
+    club_singleton = Hand.from_pbn("A32.KQ432.5432.2")
+    diamond_singleton = Hand.from_pbn("A32.KQ432.2.Q432")
+    diamond_king = Hand.from_pbn("A32.KQ432.K2.432")
+    assert evaluate(four_c.formula, club_singleton)  # a singleton in a suit partner has not shown long
+    assert not evaluate(four_d.formula, diamond_singleton)  # no shortness cue in partner's long suit
+    assert evaluate(four_d.formula, diamond_king) and not evaluate(four_d.formula, Hand.from_pbn("A32.KQ432.Q2.K32"))
+    # the bidder reads partner's long suit the same way
+    from canary_infer.bidding import Bidder
+
+    fits = {c.call: c.fits for c in Bidder(inferencer.system).bid(diamond_singleton, Auction.parse(SERIOUS)).candidates}
+    assert fits["4D"] is False
+
+
 def test_json_and_text_show_the_facts(capsys):
     assert main(["infer", "1H P 1S P 3S P 4N P 5H", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
