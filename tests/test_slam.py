@@ -243,6 +243,23 @@ def test_the_serious_3n_is_answered_by_cue_bids_and_partner_s_long_suit_takes_a_
     assert fits["4D"] is False
 
 
+def test_continuing_after_a_bypass_shows_the_bypassed_suit_too(inferencer):
+    """'If we bypassed a suit, and partner continues cuebidding, it shows that partner has a
+    control both in the suit that was bypassed and in the suit he showed control in' [B61].
+    After 2S-3N (spades agreed) opener's 4D bypasses clubs; responder's 4H then shows both."""
+    four_h = last(inferencer, "2S P 3N P 4D P 4H")[1]
+    assert "continues cue bidding" in four_h.meaning
+    assert evaluate(four_h.formula, Hand.from_pbn("32.A32.5432.K432"))  # hearts and clubs
+    assert evaluate(four_h.formula, Hand.from_pbn("32.2.6543.A65432"))  # a heart singleton is a control
+    assert not evaluate(four_h.formula, Hand.from_pbn("32.A32.K432.5432"))  # no club control
+    # with clubs agreed (2S-4C) opener's 4H bypasses diamonds; responder's 4S is in opener's
+    # long suit, so it shows the A or K there [A74], and the diamond control
+    four_s = last(inferencer, "2S P 4C P 4H P 4S")[1]
+    assert evaluate(four_s.formula, Hand.from_pbn("K2.32.A432.Q5432"))
+    assert not evaluate(four_s.formula, Hand.from_pbn("2.432.A432.Q5432"))  # a spade singleton is no cue here
+    assert not evaluate(four_s.formula, Hand.from_pbn("K2.32.5432.AQ432"))  # no diamond control
+
+
 def test_json_and_text_show_the_facts(capsys):
     assert main(["infer", "1H P 1S P 3S P 4N P 5H", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
