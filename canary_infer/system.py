@@ -82,7 +82,8 @@ SETITEM     := "S" | "H" | "D" | "C" | VAR | "suits" | "majors" | "minors" | "ne
                | "ours" | "theirs"
 GUARD       := TEST { "and" TEST }
 TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] VAR ( "above" | "below" ) ( SUIT | VAR )
-               | [ "not" ] "passed" | [ "not" ] "below game" | [ "not" ] "below" LEVEL ( SUIT | VAR )
+               | [ "not" ] "passed" | [ "not" ] "below game" [ "in" ( SUIT | VAR ) ]
+               | [ "not" ] "below" LEVEL ( SUIT | VAR )
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
 FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing" | "final"
                | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
@@ -284,6 +285,8 @@ class Test:
             return f"{n}below game"
         if self.kind == "below-call":
             return f"{n}below {self.lo} {self.arg}"
+        if self.kind == "below-game-in":
+            return f"{n}below game in {self.arg}"
         if self.kind == "partner-long":
             return f"{n}partner long {self.arg}"
         return f"{n}{self.kind}"
@@ -307,6 +310,10 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
             t = Test("option", m.group(1), neg=neg)
         elif body == "below game":
             t = Test("below-game", neg=neg)
+        elif m := re.fullmatch(r"below\s+game\s+in\s+([A-Za-z])", body):
+            if m.group(1) not in "SHDC" and m.group(1) not in _VARS:
+                raise ValueError(f"'{p}': '{m.group(1)}' is neither a suit nor a suit variable")
+            t = Test("below-game-in", m.group(1), neg=neg)
         elif m := re.fullmatch(r"below\s+([1-7])\s*([A-Za-z])", body):
             if m.group(2) not in "SHDC" and m.group(2) not in _VARS:
                 raise ValueError(f"'{p}': '{m.group(2)}' is neither a suit nor a suit variable")
@@ -335,7 +342,7 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
 
 
 GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "suit-above", "suit-below", "passed", "relays", "option", "trump",
-               "below-game", "below-call")
+               "below-game", "below-call", "below-game-in")
 RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option", "partner-long")
 
 
@@ -1008,7 +1015,7 @@ class System:
                 ok = (t.arg in self.options_on) != t.neg
             elif t.kind == "trump":
                 ok = (node.trump is not None) != t.neg
-            elif t.kind in ("below-game", "below-call"):
+            elif t.kind in ("below-game", "below-call", "below-game-in"):
                 continue  # a test of the call itself: see _call_guard
             else:
                 raise AssertionError(t.kind)
@@ -1255,14 +1262,21 @@ def _last_suit(node: CallNode, asks) -> str | None:
     return None
 
 
+GAME_LEVEL = {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}
+
+
 def _call_guard(tests, call: str, env: dict) -> bool:
-    """Tests of the call a pattern resolved to: 'below game' (below 3N, 4H/4S, 5C/5D) and
+    """Tests of the call a pattern resolved to: 'below game' (below 3N, 4H/4S, 5C/5D in its own
+    strain), 'below game in T' (below game in the suit T: a cue bid below the trumps' game) and
     'below 6 T' (below six of the suit T)."""
     for t in tests:
-        if t.kind in ("below-game", "below-call"):
+        if t.kind in ("below-game", "below-call", "below-game-in"):
             c = Call.parse(call.strip("()"))
             if t.kind == "below-game":
-                below = c.rank is not None and c.level < {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}[c.strain]
+                below = c.rank is not None and c.level < GAME_LEVEL[c.strain]
+            elif t.kind == "below-game-in":
+                strain = env.get(t.arg, t.arg)
+                below = c.rank is not None and c.rank < Call.parse(f"{GAME_LEVEL[strain]}{strain}").rank
             else:
                 limit = Call.parse(f"{t.lo}{env.get(t.arg, t.arg)}")
                 below = c.rank is not None and c.rank < limit.rank

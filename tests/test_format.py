@@ -205,6 +205,25 @@ tree opening
     assert "'q'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if below 6 q  "c"  [A2]\n').reason
 
 
+def test_a_guard_keeps_the_calls_below_game_in_a_suit():
+    # cue bids: below game in the trumps, whatever the strain of the call itself
+    s = sys_of('''
+block cues(T)  "cue bids"  [A2]
+  4e for e in suits - T if below game in T  "a cue bid in {e}"  [A2]
+
+tree opening
+  3S  "spades"  [A1]
+      include cues(S)
+  3D  "diamonds"  [A1]
+      include cues(D)
+''')
+    assert set(at(s, "3S").children) == {"4C", "4D", "4H"}  # 4H is game in hearts, not in spades
+    assert set(at(s, "3D").children) == {"4C", "4H", "4S"}  # with diamonds trumps both majors are cue bids
+    printed = format_system(s)
+    assert "if below game in T" in printed and load_text(printed) == s
+    assert "'N'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if below game in N  "c"  [A2]\n').reason
+
+
 def test_a_passed_hand_takes_other_lines():
     s = sys_of('''
 tree opening
