@@ -632,6 +632,26 @@ def test_every_example_in_the_system_files_is_bid_and_lies_inside_its_inference(
     assert all(any(v) for v in by_example.values()), [k for k, v in by_example.items() if not any(v)]
 
 
+def test_a_final_call_is_passed_by_partner_unless_its_own_lines_say_otherwise():
+    s = sys_of('''
+tree opening
+  1S  "s"  [A1]
+    3N  "to play"  [A2]  final
+    4S  "to play"  [A3]  final
+      P  "partner passes with a minimum"  [A4]
+          = hcp <= 12
+    2N  "relay"  [A5]  relay
+''')
+    p = at(s, "1S", "3N").children["P"]
+    assert p.defined and p.meaning == "pass: partner's call is to play" and p.source == "A2"
+    assert p.constraint() == TRUE and "final" in p.interpretation
+    own = at(s, "1S", "4S").children["P"]
+    assert own.meaning == "partner passes with a minimum" and str(own.constraint()) == "hcp <= 12"
+    assert "P" not in at(s, "1S", "2N").children  # only a call flagged final
+    printed = format_system(s)
+    assert printed.count("  final") == 2 and load_text(printed) == s
+
+
 def test_partner_long_names_a_suit_or_a_suit_variable():
     e = err_of('tree opening\n  1S  "s"  [A1]\n    2H  "h"  [A2]\n      = when partner long N: hcp >= 1\n')
     assert e.line == 4 and "neither a suit nor a suit variable" in e.reason
