@@ -183,6 +183,24 @@ class _Search:
             self.pools[seat] = np.concatenate([self.hands(seat, 4096), self.hands(seat, 4096, weight)])
         return self.pools[seat]
 
+    def _disjoint_pairs(self, masks: np.ndarray, hb: np.ndarray, tries: int) -> tuple[np.ndarray, np.ndarray]:
+        """Up to ``tries`` (partial deal, hand) pairs that share no card, drawn at random: first
+        by trying random pairs (cheap when many pairs fit), else from every pair that fits."""
+        draws = 16 * tries
+        if len(masks) * len(hb) > 4 * draws:
+            r = self.rng.integers(0, len(masks), draws)
+            c = self.rng.integers(0, len(hb), draws)
+            good = (masks[r] & hb[c]) == 0
+            pairs = np.unique(r[good] * len(hb) + c[good])  # distinct pairs, as the full search gives
+            if len(pairs) >= tries:
+                pairs = self.rng.permutation(pairs)[:tries]
+                return pairs // len(hb), pairs % len(hb)
+        rows, cols = np.nonzero((masks[:, None] & hb[None, :]) == 0)  # (partial deals, hands)
+        if len(rows) > tries:
+            pick = self.rng.choice(len(rows), tries, replace=False)
+            rows, cols = rows[pick], cols[pick]
+        return rows, cols
+
     def attempt(self, held: dict[str, tuple[int | None, int | None]], tries: int = 96) -> np.ndarray | None:
         """Consistent deals (an (k, 52) owner array, k >= 1) where each seat in ``held`` has the
         given (pattern index, HCP) (None: any), or None if none was found.  Held seats draw
@@ -203,13 +221,9 @@ class _Search:
             if hs is None:
                 return None
             hb = _bits(hs)
-            ok = (masks[:, None] & hb[None, :]) == 0  # (partial deals, hands)
-            rows, cols = np.nonzero(ok)
+            rows, cols = self._disjoint_pairs(masks, hb, tries)
             if len(rows) == 0:
                 return None
-            if len(rows) > tries:
-                pick = self.rng.choice(len(rows), tries, replace=False)
-                rows, cols = rows[pick], cols[pick]
             masks = masks[rows] | hb[cols]
             choice = [c[rows] for c in choice] + [cols]
             placed.append((s, hs))

@@ -144,3 +144,24 @@ def test_disk_cache_returns_the_same_result(tmp_path, monkeypatch):
     for p in tmp_path.glob("*.json"):
         p.write_text("{not json")
     assert eng.solve(f) == first
+
+
+def test_drawing_a_column_by_weight_matches_comparing_every_column():
+    """engine._pick_rows (one search over the rows' normalised cumulative weights) picks what
+    comparing each draw with every column of its row picks, and never a column of weight 0."""
+    import numpy as np
+
+    from canary_infer.engine import _pick_rows
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        rows, cols, n = int(rng.integers(1, 6)), int(rng.integers(1, 9)), 50
+        w = rng.random((rows, cols)) * (rng.random((rows, cols)) < 0.6)
+        w[np.arange(rows), rng.integers(0, cols, rows)] += 0.5  # every row has some weight
+        inv = rng.integers(0, rows, n)
+        u = rng.random(n)
+        cum = np.cumsum(w, axis=1)
+        brute = np.minimum((cum[inv] <= (u * cum[inv, -1])[:, None]).sum(axis=1), cols - 1)
+        got = _pick_rows(w, inv, u)
+        assert (got == brute).all()
+        assert (w[inv, got] > 0).all()
