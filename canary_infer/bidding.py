@@ -92,7 +92,8 @@ class BidResult:
 
 class Bidder:
     """Chooses calls with the same constraints the inference reads.  ``inferencer`` (made on first
-    need) gives the ranges a player has shown, for calls that say 'maximum' or 'minimum'."""
+    need) reads what a call's constraint looks at besides the hand (the ranges the caller has
+    shown, for 'maximum' or 'minimum'; partner's long suits): :meth:`Inferencer.call_context`."""
 
     def __init__(self, system: System, inferencer=None, we: str | None = None):
         self.system = system
@@ -107,18 +108,12 @@ class Bidder:
         order = {"P": -3, "X": -2, "XX": -1}
         return sorted(opts, key=lambda c: order.get(c.call, Call.parse(c.call).rank or 0))
 
-    def _shown(self, auction: Auction, seat: str, features) -> dict:
+    def _inf(self):
         if self._inferencer is None:
             from .infer import Inferencer
 
             self._inferencer = Inferencer(self.system, we=self.we)
-        inf = self._inferencer
-        return inf._shown(inf.read(auction), seat, features)
-
-    def _partner_long(self, auction: Auction, seat: str) -> frozenset[str]:
-        self._shown(auction, seat, ())  # makes the inferencer
-        inf = self._inferencer
-        return inf._long_suits(inf.read(auction), SEATS[(SEATS.index(seat) + 2) % 4])
+        return self._inferencer
 
     def bid(self, hand: Hand, auction: Auction) -> BidResult:
         plan = self._plans.get(auction)
@@ -162,19 +157,18 @@ class Bidder:
             if self.we is not None and pos.seat not in self.we:
                 why = "this pair does not play the system (--we)"
             return BidResult(pos.seat, "undefined", [], reason=why, side=pos.side)
-        ctx: dict = {"chair": pos.chair}
+        reading = None  # the calls so far, read only for options that look at them
         formulas = []
         for node in opts:
-            c = dict(ctx)
-            if node.relative:
-                c["shown"] = self._shown(auction, pos.seat, node.relative)
-            if node.reads_partner:
-                c["partner_long"] = self._partner_long(auction, pos.seat)
-            formulas.append(node.constraint(c))
+            ctx: dict = {"chair": pos.chair}
+            if node.relative or node.reads_partner:
+                reading = self._inf().read(auction) if reading is None else reading
+                ctx = self._inf().call_context(reading, pos.seat, pos.chair, node)
+            formulas.append(node.constraint(ctx))
         try:
             fast = compile_formulas(formulas)
         except TypeError:
             fast = None  # evaluate() answers the same, only slower
         judged = [n.applied_key is not None and f == TRUE for n, f in zip(opts, formulas, strict=True)]
-        cover = TRUE if self.system._asks(pos.node, ()) else pos.node.domain({"chair": pos.chair})
+        cover = TRUE if pos.node.asks else pos.node.domain({"chair": pos.chair})
         return pos, [(n.call, n.meaning, n.source) for n in opts], formulas, fast, judged, cover

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .auction import SEATS, Auction
+from .auction import SEATS, Auction, next_seat
 from .cards import SUITS, Hand
 from .engine import ALL_PATTERNS, PAT_LENGTHS, Available, Result, SeatTable, _truth, build_seat, solve
 from .expr import TRUE, Node, conj, evaluate, feats
@@ -211,15 +211,7 @@ class Inferencer:
         for st in read_auction(self.system, auction, self.we).steps:
             node = st.node if st.plays else None
             if node is not None and node.defined:
-                ctx: dict = {"chair": st.chair}
-                v = self._vul(st.seat)
-                if v is not None:
-                    ctx["vul"] = v
-                if node.relative:
-                    ctx["shown"] = self._shown(out, st.seat, node.relative)
-                if node.reads_partner:
-                    ctx["partner_long"] = self._long_suits(out, SEATS[(SEATS.index(st.seat) + 2) % 4])
-                parts = tuple(node.constraint_parts(ctx))
+                parts = tuple(node.constraint_parts(self.call_context(out, st.seat, st.chair, node)))
                 reading = CallReading(st.index, st.seat, st.call, True, node.meaning, node.source, node,
                                       conj(parts), node.interpretation, parts, node.replaces, node.status,
                                       node.trump, node.forcing)
@@ -252,6 +244,20 @@ class Inferencer:
                         reading.interpretation = (reading.interpretation + " " + other.interpretation).strip()
             out.append(reading)
         return out
+
+    def call_context(self, calls: list[CallReading], seat: str, chair: int, node: CallNode) -> dict:
+        """What a call's constraint reads besides the hand, after ``calls``: the chair, the
+        vulnerability, what the caller has shown (for 'maximum'/'minimum') and the suits partner
+        has shown 5+ cards in (for 'when partner long X')."""
+        ctx: dict = {"chair": chair}
+        v = self._vul(seat)
+        if v is not None:
+            ctx["vul"] = v
+        if node.relative:
+            ctx["shown"] = self._shown(calls, seat, node.relative)
+        if node.reads_partner:
+            ctx["partner_long"] = self._long_suits(calls, next_seat(seat, 2))
+        return ctx
 
     def _shown(self, calls: list[CallReading], seat: str, features: tuple[str, ...]) -> dict:
         """The ranges the seat has shown so far, for calls that read 'maximum' or 'minimum'."""

@@ -32,7 +32,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from .auction import SEATS, Auction
+from .auction import SEATS, Auction, next_seat
 from .bidding import Bidder
 from .cards import Deal
 from .infer import Inferencer
@@ -222,7 +222,7 @@ def _opening_and_depth(auction: Auction) -> tuple[str, int]:
         seat = auction.seat_of(i)
         if opener is None:
             opener, opening = seat, str(call)
-        if seat in (opener, SEATS[(SEATS.index(opener) + 2) % 4]):
+        if seat in (opener, next_seat(opener, 2)):
             depth += 1
     return (opening, depth) if opener is not None else (PASSED_OUT, 0)
 

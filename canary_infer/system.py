@@ -265,31 +265,28 @@ class Test:
 
     def __str__(self) -> str:
         n = "not " if self.neg else ""
-        if self.kind == "suit-eq":
-            return f"{self.arg} == {self.items[0]}"
-        if self.kind == "suit-ne":
-            return f"{self.arg} != {self.items[0]}"
         if self.kind == "suit-in":
             return f"{self.arg} {n}in {_set_text(self.items)}"
-        if self.kind in ("suit-above", "suit-below"):
-            return f"{n}{self.arg} {self.kind[5:]} {self.items[0]}"
         if self.kind == "relays":
             return f"relays {'off' if self.neg else 'on'}"
-        if self.kind == "option":
-            return f"{n}option {self.arg}"
         if self.kind == "chair":
             return f"chair {self.lo}" if self.lo == self.hi else f"chair {self.lo}..{self.hi}"
-        if self.kind == "trump":
-            return f"{n}trump agreed"
-        if self.kind == "below-game":
-            return f"{n}below game"
-        if self.kind == "below-call":
-            return f"{n}below {self.lo} {self.arg}"
-        if self.kind == "below-game-in":
-            return f"{n}below game in {self.arg}"
-        if self.kind == "partner-long":
-            return f"{n}partner long {self.arg}"
-        return f"{n}{self.kind}"
+        text = _TEST_TEXT.get(self.kind, "{n}{kind}")
+        return text.format(n=n, kind=self.kind, arg=self.arg, lo=self.lo, item=self.items[0] if self.items else "")
+
+
+_TEST_TEXT = {  # how the printer writes a test ({n} is "not " when negated)
+    "suit-eq": "{arg} == {item}", "suit-ne": "{arg} != {item}", "suit-above": "{n}{arg} above {item}",
+    "suit-below": "{n}{arg} below {item}", "option": "{n}option {arg}", "trump": "{n}trump agreed",
+    "below-game": "{n}below game", "below-call": "{n}below {lo} {arg}", "below-game-in": "{n}below game in {arg}",
+    "partner-long": "{n}partner long {arg}",
+}
+
+
+def _suit_or_var(v: str, p: str) -> str:
+    if v not in "SHDC" and v not in _VARS:
+        raise ValueError(f"'{p}': '{v}' is neither a suit nor a suit variable")
+    return v
 
 
 def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
@@ -311,28 +308,19 @@ def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
         elif body == "below game":
             t = Test("below-game", neg=neg)
         elif m := re.fullmatch(r"below\s+game\s+in\s+([A-Za-z])", body):
-            if m.group(1) not in "SHDC" and m.group(1) not in _VARS:
-                raise ValueError(f"'{p}': '{m.group(1)}' is neither a suit nor a suit variable")
-            t = Test("below-game-in", m.group(1), neg=neg)
+            t = Test("below-game-in", _suit_or_var(m.group(1), p), neg=neg)
         elif m := re.fullmatch(r"below\s+([1-7])\s*([A-Za-z])", body):
-            if m.group(2) not in "SHDC" and m.group(2) not in _VARS:
-                raise ValueError(f"'{p}': '{m.group(2)}' is neither a suit nor a suit variable")
-            t = Test("below-call", m.group(2), lo=int(m.group(1)), neg=neg)
+            t = Test("below-call", _suit_or_var(m.group(2), p), lo=int(m.group(1)), neg=neg)
         elif body in ("trump", "trump agreed"):
             t = Test("trump", neg=neg)
         elif m := re.fullmatch(r"partner\s+long\s+([A-Za-z])", body):
-            if m.group(1) not in "SHDC" and m.group(1) not in _VARS:
-                raise ValueError(f"'{p}': '{m.group(1)}' is neither a suit nor a suit variable")
-            t = Test("partner-long", m.group(1), neg=neg)
+            t = Test("partner-long", _suit_or_var(m.group(1), p), neg=neg)
         elif m := re.fullmatch(r"([A-Za-z])\s*(==|!=)\s*([SHDC])", body):
             t = Test("suit-eq" if m.group(2) == "==" else "suit-ne", m.group(1), (m.group(3),))
         elif m := re.fullmatch(r"([A-Za-z])\s+(not\s+)?in\s+(.+)", body):
             t = Test("suit-in", m.group(1), _set_items(m.group(3)), neg=bool(m.group(2)))
         elif m := re.fullmatch(r"([A-Za-z])\s+(above|below)\s+([A-Za-z])", body):
-            for v in (m.group(1), m.group(3)):
-                if v not in "SHDC" and v not in _VARS:
-                    raise ValueError(f"'{p}': '{v}' is neither a suit nor a suit variable")
-            t = Test(f"suit-{m.group(2)}", m.group(1), (m.group(3),), neg=neg)
+            t = Test(f"suit-{m.group(2)}", _suit_or_var(m.group(1), p), (_suit_or_var(m.group(3), p),), neg=neg)
         else:
             raise ValueError(f"cannot read the condition '{p}'")
         if t.kind not in allowed:
@@ -792,6 +780,12 @@ class CallNode:
     def relative(self) -> tuple[str, ...]:
         """The features this call reads relative to what the caller has shown (maximum/minimum)."""
         return tuple(r.args[0] if r.args else "hcp" for r in self.rules if r.kind in ("maximum", "minimum"))
+
+    @property
+    def asks(self) -> bool:
+        """Whether partner must answer this call: a relay, a call a schedule answers, or one the
+        same as those (so his answers must cover every hand)."""
+        return self.system._asks(self, ())
 
     @property
     def reads_partner(self) -> bool:
@@ -1272,14 +1266,12 @@ def _call_guard(tests, call: str, env: dict) -> bool:
     for t in tests:
         if t.kind in ("below-game", "below-call", "below-game-in"):
             c = Call.parse(call.strip("()"))
-            if t.kind == "below-game":
-                below = c.rank is not None and c.level < GAME_LEVEL[c.strain]
-            elif t.kind == "below-game-in":
-                strain = env.get(t.arg, t.arg)
-                below = c.rank is not None and c.rank < Call.parse(f"{GAME_LEVEL[strain]}{strain}").rank
+            if c.rank is None:  # a pass, double or redouble is below nothing
+                below = False
             else:
-                limit = Call.parse(f"{t.lo}{env.get(t.arg, t.arg)}")
-                below = c.rank is not None and c.rank < limit.rank
+                strain = c.strain if t.kind == "below-game" else env.get(t.arg, t.arg)
+                level = t.lo if t.kind == "below-call" else GAME_LEVEL[strain]
+                below = c.rank < Call.parse(f"{level}{strain}").rank
             if below == t.neg:
                 return False
     return True
@@ -1910,8 +1902,7 @@ class _Loader:
                     self.fail(node.path, node.line, f"unknown variable '{v}' in the call '{node.pattern}' (bind it "
                                                     f"with 'for {v} in ...' here or above)")
         for t in node.guard:
-            if t.arg and (t.kind.startswith("suit") or t.kind == "below-call") and t.arg not in here \
-                    and t.arg not in "SHDC":
+            if t.arg and t.kind != "option" and t.arg not in here and t.arg not in "SHDC":  # a suit or variable
                 self.fail(node.path, node.line, f"unknown variable '{t.arg}' in the condition '{t}'")
             if t.kind in ("suit-above", "suit-below") and t.items[0] not in "SHDC" and t.items[0] not in here:
                 self.fail(node.path, node.line, f"unknown variable '{t.items[0]}' in the condition '{t}'")
