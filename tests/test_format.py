@@ -222,7 +222,8 @@ tree opening
     printed = format_system(s)
     assert "if below game in T" in printed and load_text(printed) == s
     assert "'N'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if below game in N  "c"  [A2]\n').reason
-    assert "unknown variable 'q'" in err_of('tree opening\n  1S  "s"  [A1]\n    2C if below game in q  "c"  [A2]\n').reason
+    unbound = err_of('tree opening\n  1S  "s"  [A1]\n    2C if below game in q  "c"  [A2]\n')
+    assert "unknown variable 'q'" in unbound.reason
 
 
 def test_a_passed_hand_takes_other_lines():
