@@ -29,11 +29,13 @@ import math
 import numpy as np
 
 from .cards import RANKS, SEATS, SUITS
-from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat
+from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat, unique
 from .expr import TRUE, Feat
+from .features import TOP
 
 _INF = 10_000
 RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
+_CARD_HCP = np.tile(RANK_HCP, 4)
 
 
 def _pattern_hcp(ph: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -250,6 +252,103 @@ class _Search:
         return owner[ok]
 
 
+# --------------------------------------------------------------------------- card swaps
+# 28 card types per hand: the A K Q J T 9 of each suit, and "a small card" of it (the small
+# cards of a suit are interchangeable: no feature tells them apart).
+_TYPE_SUIT = np.repeat(np.arange(4), 7)
+_TYPE_BIT = np.tile(np.array([1, 2, 4, 8, 16, 32, 0], np.int64), 4)
+_TYPE_HCP = np.tile(np.array([4, 3, 2, 1, 0, 0, 0], np.int64), 4)
+_TYPE_FIRST = np.tile(np.array([0, 1, 2, 3, 4, 5, 6]), 4) + _TYPE_SUIT * 13
+_PAT_OF14 = np.full(14 ** 4, -1, np.int64)
+_PAT_OF14[PAT_LENGTHS @ np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)] = np.arange(len(ALL_PATTERNS))
+_SYM = True
+SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
+
+
+def _types(owner: np.ndarray, k: int) -> np.ndarray:
+    """(n, 28): which card types seat k holds in each deal."""
+    held = (owner == k).reshape(len(owner), 4, 13)
+    t = np.empty((len(owner), 4, 7), bool)
+    t[:, :, :6] = held[:, :, :6]
+    t[:, :, 6] = held[:, :, 6:].any(axis=2)
+    return t.reshape(len(owner), 28)
+
+
+def _swapped(cls: np.ndarray, out_t: np.ndarray, in_t: np.ndarray) -> np.ndarray:
+    """Holding classes after a hand gives a card of type out_t and takes one of type in_t."""
+    new = cls.copy()
+    rows = np.arange(len(cls))
+    new[rows, _TYPE_SUIT[out_t]] -= 64 + _TYPE_BIT[out_t]
+    new[rows, _TYPE_SUIT[in_t]] += 64 + _TYPE_BIT[in_t]
+    return new
+
+
+def _card(owner: np.ndarray, k: int, t: np.ndarray) -> np.ndarray:
+    """The card index of type t that seat k holds in each row (a small card: the highest)."""
+    first = _TYPE_FIRST[t]
+    small = t % 7 == 6
+    if small.any():
+        rows = np.flatnonzero(small)
+        block = first[rows, None] + np.arange(7)[None, :]
+        first[rows] = block[np.arange(len(rows)), np.argmax(owner[rows[:, None], block] == k, axis=1)]
+    return first
+
+
+def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, limit: int = 512):
+    """Consistent deals one swap of two cards (between two unseen seats) away from the
+    consistent deals ``owner`` that give some seat a pattern it wants (``want_pat[s]``, a
+    boolean per pattern) or HCP below ``lo_t[s]`` / above ``hi_t[s]``; and how many swaps were
+    looked at.  Every deal returned is checked against each seat's table."""
+    seats = [SEATS.index(s) for s in j.unseen_seats]
+    cls = {k: _classes(owner, k) for k in seats}
+    hcp = {k: (owner == k).astype(np.int64) @ _CARD_HCP for k in seats}
+    at14 = {k: (cls[k] // 64) @ _R14 for k in seats}
+    types = {k: _types(owner, k) for k in seats}
+    shift = _R14[_TYPE_SUIT]  # the change in a pattern's base-14 code when a card type leaves
+    found: list[np.ndarray] = []
+    looked = 0
+    for ai, x in enumerate(seats):
+        for y in seats[ai + 1:]:
+            i, a, b = np.nonzero(types[x][:, :, None] & types[y][:, None, :])
+            keep = a != b
+            i, a, b = i[keep], a[keep], b[keep]
+            looked += len(i)
+            if not len(i):
+                continue
+            good = np.zeros(len(i), bool)
+            for k, out_t, in_t in ((x, a, b), (y, b, a)):
+                s = SEATS[k]
+                h = hcp[k][i] - _TYPE_HCP[out_t] + _TYPE_HCP[in_t]
+                p = _PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]
+                good |= want_pat[s][p] | (h < lo_t[s]) | (h > hi_t[s])
+            sel = np.flatnonzero(good)
+            if not len(sel):
+                continue
+            new = {x: _swapped(cls[x][i[sel]], a[sel], b[sel]), y: _swapped(cls[y][i[sel]], b[sel], a[sel])}
+            ok = np.ones(len(sel), bool)
+            for k in (x, y):
+                if SEATS[k] in j.constrained:
+                    ok &= j.tables[SEATS[k]].holds(new[k])
+            sel = sel[ok]
+            if not len(sel):
+                continue
+            # one deal per distinct pair of new holdings, at most ``limit`` of them
+            radix = np.array([1, 1 << 10, 1 << 20, 1 << 30], np.int64)
+            key = (new[x][ok] @ radix) * 1_000_003 + new[y][ok] @ radix
+            order = np.argsort(key, kind="stable")
+            first = np.ones(len(order), bool)
+            first[1:] = key[order][1:] != key[order][:-1]
+            sel = sel[np.sort(order[first])][:limit]
+            rows = owner[i[sel]].copy()
+            ca, cb = _card(rows, x, a[sel]), _card(rows, y, b[sel])
+            r = np.arange(len(sel))
+            rows[r, ca] = y
+            rows[r, cb] = x
+            found.append(rows)
+    out = np.concatenate(found) if found else np.zeros((0, 52), np.int8)
+    return out, looked
+
+
 def _classes(owner, seat):
     from .joint import classes_of
 
@@ -269,6 +368,9 @@ class DealModel:
 
         self.cp = cp_model
         self.spent = 0.0  # the deterministic time of the solves so far
+        self.known = j.known[0] if j.known is not None else None
+        self.unseen = j.unseen
+        self.deal: np.ndarray | None = None  # the last solve's witness deal, if it found one
         m = self.model = cp_model.CpModel()
         seats = j.unseen_seats
         cards = [(SUITS[c // 13], RANKS[c % 13]) for c in np.flatnonzero(j.unseen)]
@@ -284,6 +386,16 @@ class DealModel:
             m.AddExactlyOne(self.x[s][c] for s in seats)
         for s in seats:
             m.Add(sum(self.x[s][c] for c in cards) == 13)
+        # The small cards of a suit (8 down to 2) are interchangeable: no feature tells them
+        # apart, so any deal can be rearranged to one where their owners, in seat order, run
+        # down the ranks.  Asking for that order removes the symmetry that makes the solver
+        # prove the same impossibility once per permutation of the small cards.
+        order = {s: k for k, s in enumerate(seats)}
+        for su in SUITS:
+            small = [c for c in cards if c[0] == su and c[1] not in TOP]
+            owner = [sum(order[s] * self.x[s][c] for s in seats) for c in small]
+            for a, b in zip(owner, owner[1:], strict=False) if _SYM else ():
+                m.Add(a <= b)
         self.hands = {}
         for s in seats:
             h = HandModel.__new__(HandModel)
@@ -313,6 +425,15 @@ class DealModel:
         solver.parameters.max_time_in_seconds = 10 * max(0.05, time_limit) + 5
         st = solver.Solve(m)
         self.spent += solver.deterministic_time
+        self.deal = None
+        if st in (self.cp.OPTIMAL, self.cp.FEASIBLE):  # the solution is a witness deal
+            self.deal = np.full((1, 52), -1, np.int8)
+            if self.known is not None:
+                self.deal[0, ~self.unseen] = SEATS.index(self.known)
+            for s, xs in self.x.items():
+                for (su, r), v in xs.items():
+                    if not isinstance(v, int) and solver.Value(v):
+                        self.deal[0, SUITS.index(su) * 13 + RANKS.index(r)] = SEATS.index(s)
         return solver, st
 
     def pattern_possible(self, seat: str, p, time_limit: float) -> bool | None:
@@ -325,8 +446,23 @@ class DealModel:
             return True
         return None
 
-    def hcp_extreme(self, seat: str, sense: str, time_limit: float) -> int | None:
-        solver, st = self._solve([], (sense, self.hands[seat].hcp), time_limit)
+    def hcp_extreme(self, seat: str, sense: str, time_limit: float, bound: int | None = None) -> int | None:
+        """The seat's least or most HCP over the consistent deals, None if the time runs out.
+        ``bound``, a sound bound on it (the outer bound), is tried first and then the values
+        next to it, each as a question of whether some deal reaches it: far cheaper than
+        optimising when the extreme is at or near the bound, as it usually is."""
+        hcp = self.hands[seat].hcp
+        end = self.spent + time_limit
+        for step in range(3 if bound is not None else 0):
+            v = bound + (step if sense == "min" else -step)
+            lit = self.model.NewBoolVar("")
+            self.model.Add(hcp <= v if sense == "min" else hcp >= v).OnlyEnforceIf(lit)
+            solver, st = self._solve([lit], time_limit=end - self.spent)
+            if st in (self.cp.OPTIMAL, self.cp.FEASIBLE):  # and every value beyond was refuted
+                return v
+            if st != self.cp.INFEASIBLE or end - self.spent < 0.05:
+                return None
+        solver, st = self._solve([], (sense, hcp), end - self.spent)
         if st == self.cp.OPTIMAL:
             return int(round(solver.ObjectiveValue()))
         return None
@@ -342,7 +478,7 @@ def _length_only(f) -> bool:
 
 def joint_views(j) -> dict:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
-    from .joint import _PAT_INDEX, CARD_HCP, SeatView, classes_of
+    from .joint import CARD_HCP, SeatView
 
     spent = [0.0]  # work so far, in (roughly) seconds: see the module doc
     outer = outer_bounds(j)
@@ -367,20 +503,25 @@ def joint_views(j) -> dict:
         """Record what consistent deals show (and what the free seats could hold instead)."""
         for s in j.unseen_seats:
             k = SEATS.index(s)
-            lens = classes_of(owner, k) // 64
-            for r in lens.tolist():
-                i = _PAT_INDEX[tuple(r)]
-                seen_p[s][i] = seen_p[s].get(i, 0.0) + weight
+            pats = _PAT_OF14[(owner == k).reshape(len(owner), 4, 13).sum(axis=2) @ _R14]
+            seen = seen_p[s]
+            counts = np.bincount(pats, minlength=len(ALL_PATTERNS))
+            for i in np.flatnonzero(counts).tolist():
+                seen[i] = seen.get(i, 0.0) + weight * int(counts[i])
             h = (owner == k).astype(np.int64) @ CARD_HCP
             note_hcp(s, h, h)
         if len(free) >= 2:  # the free seats may share their cards out in any other way
             pooled = np.isin(owner, free)
             vals = np.where(pooled, CARD_HCP[None, :], -1)
-            srt = np.sort(vals, axis=1)
+            srt = np.sort(vals, axis=1)  # the pooled cards' HCP, ascending, at the end
             cnt = pooled.sum(axis=1)
-            low = np.array([srt[r, 52 - cnt[r]:52 - cnt[r] + 13].sum() for r in range(len(owner))])
-            high = srt[:, -13:].sum(axis=1)
-            rem = pooled.reshape(len(owner), 4, 13).sum(axis=2)
+            cum = np.zeros((len(owner), 53), np.int64)
+            np.cumsum(np.maximum(srt, 0), axis=1, out=cum[:, 1:])
+            r = np.arange(len(owner))
+            low = cum[r, 52 - cnt + 13] - cum[r, 52 - cnt]
+            high = cum[:, 52] - cum[:, 39]
+            rem = unique(pooled.reshape(len(owner), 4, 13).sum(axis=2) @ _R14)
+            rem = np.stack([(rem // q) % 14 for q in _R14], axis=1)
             fits = (PAT_LENGTHS[None, :, :] <= rem[:, None, :]).all(axis=2).any(axis=0)
             for s in j.free:
                 for i in np.flatnonzero(fits):
@@ -405,7 +546,7 @@ def joint_views(j) -> dict:
                     lo += cum[np.arange(len(owner)), cnt] - cum[np.arange(len(owner)), cnt - n]
                 note_hcp(s, lo, hi)
 
-    drawn = j.drawn(2000)
+    drawn = j.drawn(500)
     if len(drawn) == 0:
         return {s: SeatView(s, None, {}) for s in j.unseen_seats}
     witness(drawn, 1.0)
@@ -433,6 +574,38 @@ def joint_views(j) -> dict:
             return []
         return [i for i in cand[s] if i not in seen_p[s] and by_pat[s][i] > 0]
 
+    hcp_ends = {s: (int(outer[s][1][cand[s]].min()), int(outer[s][2][cand[s]].max())) for s in j.unseen_seats}
+    rng = np.random.default_rng(j.seed + 2)
+
+    def grow(deals: np.ndarray) -> None:
+        """Witnesses one card swap at a time from consistent deals, while the swaps give some
+        seat a pattern not yet seen or HCP beyond those seen (toward the outer bound)."""
+        frontier = deals
+        while len(frontier) and left() > 0:
+            want_pat, lo_t, hi_t = {}, {}, {}
+            for s in j.unseen_seats:
+                w = np.zeros(len(ALL_PATTERNS), bool)
+                w[missing(s)] = True
+                want_pat[s] = w
+                lo_t[s] = seen_lo[s] if seen_lo.get(s, -1) > hcp_ends[s][0] else -1
+                hi_t[s] = seen_hi[s] if seen_hi.get(s, 99) < hcp_ends[s][1] else 99
+            if not any(w.any() for w in want_pat.values()) and all(
+                    lo_t[s] < 0 and hi_t[s] > 37 for s in j.unseen_seats):
+                return
+            if len(frontier) > 256:
+                frontier = frontier[rng.choice(len(frontier), 256, replace=False)]
+            frontier, looked = swap_moves(j, frontier, want_pat, lo_t, hi_t)
+            spent[0] += looked * SWAP_COST
+            if len(frontier):
+                witness(frontier, 0.0)
+
+    # the drawn deals at each seat's HCP extremes, and others at random, are where swaps start
+    start = [rng.choice(len(drawn), min(192, len(drawn)), replace=False)]
+    for s in j.unseen_seats:
+        h = (drawn == SEATS.index(s)).astype(np.int64) @ _CARD_HCP
+        start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
+    grow(drawn[np.unique(np.concatenate(start))])
+
     # rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat
     idle = {s: 0 for s in j.unseen_seats}
     while left() > 0:
@@ -447,6 +620,7 @@ def joint_views(j) -> dict:
             found = attempt({s: (weight, None)}, tries=min(2048, max(256, 2 * len(miss))))
             if found is not None:
                 witness(found, 0.0)
+                grow(found)
             idle[s] = idle[s] + 1 if len(seen_p[s]) == before else 0
             if left() <= 0:
                 break
@@ -469,6 +643,7 @@ def joint_views(j) -> dict:
                     found = attempt(ext)
                 if found is not None:
                     witness(found, 0.0)
+                    grow(found)
                 done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
             pair.append([sense, value, done])
         hcp_bounds[s] = pair
@@ -485,6 +660,9 @@ def joint_views(j) -> dict:
             decided = cp().pattern_possible(s, ALL_PATTERNS[i], min(1.0, left())) if left() > 0.2 else None
             if decided is False:
                 continue
+            if decided:
+                witness(model.deal, 0.0)
+                grow(model.deal)
             keep.append(i)
             if decided is None:
                 unproven.append("pattern " + "-".join(map(str, ALL_PATTERNS[i])))
@@ -493,10 +671,14 @@ def joint_views(j) -> dict:
             continue
         bounds = []
         for sense, value, done in hcp_bounds[s]:
+            done = done or value == (seen_lo.get(s) if sense == "min" else seen_hi.get(s))  # seen since
             if not done:
-                exact = cp().hcp_extreme(s, sense, min(2.0, left())) if left() > 0.2 else None
+                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value) if left() > 0.2 else None
                 if exact is not None:
                     value = exact
+                    if model.deal is not None:
+                        witness(model.deal, 0.0)
+                        grow(model.deal)
                 else:
                     unproven.append(f"{'least' if sense == 'min' else 'most'} HCP {value}")
             bounds.append(value)

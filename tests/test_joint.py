@@ -262,3 +262,39 @@ def test_a_busy_machine_gets_the_same_answer(monkeypatch):
     monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
     busy = [Inferencer(joint=True).infer(Auction.parse(a)).as_json() for a in auctions]
     assert busy == calm
+
+
+def test_the_deal_model_answers_by_hand_worked_cases():
+    """North holds seven spades and no HCP, East six spades: between them they hold all 13.
+    East's most HCP: the four spade honours (10) and the best seven other cards (the three
+    other aces, the three kings and a queen: 23), 33; West can hold no spade; East can hold
+    6-7-0-0."""
+    from canary_infer.bounds import DealModel
+
+    j = Joint({"N": parse("S == 7 and hcp == 0"), "E": parse("S == 6")})
+    m = DealModel(j)
+    for bound in (None, 33, 34, 36):
+        assert m.hcp_extreme("E", "max", 10.0, bound) == 33, bound
+    assert m.hcp_extreme("N", "min", 10.0, 0) == 0
+    assert m.pattern_possible("W", (1, 4, 4, 4), 10.0) is False
+    assert m.pattern_possible("W", (0, 5, 4, 4), 10.0) is True
+    assert m.pattern_possible("E", (6, 7, 0, 0), 10.0) is True
+    d = deal_of(m.deal[0])  # the witness of the last question
+    assert d["E"].pattern == "6-7-0-0" and d["N"].hcp == 0 and d["N"].pattern.startswith("7-")
+
+
+def test_swaps_give_consistent_deals_one_swap_away():
+    from canary_infer.bounds import swap_moves
+
+    f = {"N": parse("hcp in 11..16 and H >= 5"), "E": parse("hcp <= 9 and S >= 4"), "S": parse("hcp >= 6")}
+    j = Joint(f)
+    start = j.sample(40, np.random.default_rng(3))
+    want = {s: np.ones(560, bool) for s in "NESW"}
+    out, looked = swap_moves(j, start, want, {s: 99 for s in "NESW"}, {s: -1 for s in "NESW"})
+    assert looked > 0 and len(out) > 0
+    for row in out:
+        d = deal_of(row)
+        assert all(len(d[s].cards) == 13 for s in "NESW")
+        assert all(evaluate(x, d[s]) for s, x in f.items())
+        # exactly two cards changed hands, between two seats, from one of the deals started from
+        assert ((start != row[None, :]).sum(axis=1) == 2).any()
