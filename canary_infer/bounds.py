@@ -262,6 +262,7 @@ _TYPE_FIRST = np.tile(np.array([0, 1, 2, 3, 4, 5, 6]), 4) + _TYPE_SUIT * 13
 _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[PAT_LENGTHS @ np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)] = np.arange(len(ALL_PATTERNS))
 _SYM = True
+DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
 
 
@@ -546,7 +547,8 @@ def joint_views(j) -> dict:
                     lo += cum[np.arange(len(owner)), cnt] - cum[np.arange(len(owner)), cnt - n]
                 note_hcp(s, lo, hi)
 
-    drawn = j.drawn(500)
+    # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start
+    drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=DRAW_TRIES)
     if len(drawn) == 0:
         return {s: SeatView(s, None, {}) for s in j.unseen_seats}
     witness(drawn, 1.0)

@@ -717,7 +717,8 @@ class Joint:
             self._sample_cache = self.sample(n, np.random.default_rng(self.seed))
         return self._sample_cache[:n]
 
-    def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None) -> np.ndarray:
+    def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None,
+               max_tries: int | None = None) -> np.ndarray:
         """n deals drawn uniformly from the deals consistent with the calls (and my hand), as
         an (n, 52) array of seat indices (card index = suit * 13 + rank, ace first).
 
@@ -728,7 +729,9 @@ class Joint:
         same way) and their cards at random.  The free seats take the rest.  Any other
         constrained seat is dealt with the rest and the deal drawn again if its hand does not
         fit its calls.  Every consistent deal is thus equally likely.  Fewer than n deals come
-        back only if ``time_limit`` runs out (or no deal is consistent)."""
+        back only if ``time_limit`` runs out, more than ``max_tries`` deals have been dealt
+        (a limit on work that, unlike the clock, gives the same deals on any machine), or no
+        deal is consistent."""
         if n <= 0:
             return np.zeros((0, 52), np.int8)
         start = time.perf_counter()
@@ -747,9 +750,14 @@ class Joint:
                 return np.zeros((0, 52), np.int8)
         elif shaped and plan.total() <= 0:
             return np.zeros((0, 52), np.int8)
-        out, got = [], 0
+        out, got, tried = [], 0, 0
         batch = max(256, n)
         while got < n:
+            if max_tries is not None:
+                if tried >= max_tries:
+                    break
+                batch = min(batch, max(256, max_tries - tried))
+            tried += batch
             owner = np.full((batch, 52), -1, np.int8)
             if known_seat is not None:
                 owner[:, ~self.unseen] = known_seat

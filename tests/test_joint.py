@@ -298,3 +298,16 @@ def test_swaps_give_consistent_deals_one_swap_away():
         assert all(evaluate(x, d[s]) for s, x in f.items())
         # exactly two cards changed hands, between two seats, from one of the deals started from
         assert ((start != row[None, :]).sum(axis=1) == 2).any()
+
+
+def test_a_sample_capped_by_deals_dealt_is_consistent_and_reproducible():
+    # one seat is drawn from its table, the other by rejection: of 2,000 deals dealt only some fit
+    f = {"N": parse("hcp in 11..16 and H >= 5"), "E": parse("hcp >= 20")}
+    j = Joint(f)
+    a = j.sample(500, np.random.default_rng(4), max_tries=2000)
+    b = j.sample(500, np.random.default_rng(4), max_tries=2000)
+    assert 0 < len(a) < 500 and (a == b).all()
+    for row in a:
+        d = deal_of(row)
+        assert all(evaluate(x, d[s]) for s, x in f.items())
+    assert len(j.sample(50, np.random.default_rng(4))) == 50  # uncapped: as many as asked
