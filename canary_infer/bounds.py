@@ -9,12 +9,16 @@ Three steps, each sound on its own:
    HCP) keeps, for every seat, only the patterns and HCP some combination of the others
    leaves room for.  Nothing consistent is lost; a few impossible things may remain.
 2. *Inner bound.*  Deals drawn by the exact sampler are witnesses: a pattern or an HCP value
-   seen in a consistent deal is attained.  Then, for each pattern or bound in the outer bound
-   but not yet seen, deals are drawn with that seat held to it (its hand drawn from its own
-   table with that pattern or HCP, the tightest other seats from pools of their own hands
-   that share no card with it, the rest dealt at random and checked).
+   seen in a consistent deal is attained.  From them, single swaps of two cards between two
+   seats are tried wherever they give a seat a pattern not yet seen or HCP beyond those seen,
+   and kept when every seat's calls still fit (then swaps from those, and so on).  Then, for
+   each pattern or bound in the outer bound but not yet seen, deals are drawn with that seat
+   held to it (its hand drawn from its own table with that pattern or HCP, the tightest other
+   seats from pools of their own hands that share no card with it, the rest dealt at random
+   and checked), and swaps tried from what they find.
 3. *What is left* is decided by the card-level CP-SAT model of the whole deal (four hands of
-   52 booleans each): a feasible answer is a witness, an infeasible one a proof.  Anything
+   52 booleans each): a feasible answer is a witness (and where swaps start), an infeasible
+   one a proof.  Anything
    still open when the time runs out is reported as possible and listed as not proven.
 
 The time is counted in work, not read off a clock, so that the same question gets the same
