@@ -267,6 +267,8 @@ _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[PAT_LENGTHS @ np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)] = np.arange(len(ALL_PATTERNS))
 _SYM = True
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
+QUICK_LP = 0.15  # the deterministic time of the first, linear-relaxation try at an HCP bound
+FRONTIER = 256  # the deals swaps start from in one round, at most
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
 
 
@@ -308,15 +310,22 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     cls = {k: _classes(owner, k) for k in seats}
     hcp = {k: (owner == k).astype(np.int64) @ _CARD_HCP for k in seats}
     at14 = {k: (cls[k] // 64) @ _R14 for k in seats}
-    types = {k: _types(owner, k) for k in seats}
+    held = {}
+    for k in seats:  # the card types each seat holds, as (n, 13) type numbers (-1: none)
+        t = _types(owner, k)
+        order = np.argsort(~t, axis=1, kind="stable")[:, :13]
+        held[k] = np.where(np.take_along_axis(t, order, axis=1), order, -1)
     shift = _R14[_TYPE_SUIT]  # the change in a pattern's base-14 code when a card type leaves
+    radix = np.array([1, 1 << 10, 1 << 20, 1 << 30], np.int64)
+    rows_of = np.repeat(np.arange(len(owner)), 169)
     found: list[np.ndarray] = []
     looked = 0
     for ai, x in enumerate(seats):
         for y in seats[ai + 1:]:
-            i, a, b = np.nonzero(types[x][:, :, None] & types[y][:, None, :])
-            keep = a != b
-            i, a, b = i[keep], a[keep], b[keep]
+            a = np.repeat(held[x], 13, axis=1).ravel()
+            b = np.tile(held[y], (1, 13)).ravel()
+            keep = (a >= 0) & (b >= 0) & (a != b)
+            i, a, b = rows_of[keep], a[keep], b[keep]
             looked += len(i)
             if not len(i):
                 continue
@@ -330,20 +339,19 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             if not len(sel):
                 continue
             new = {x: _swapped(cls[x][i[sel]], a[sel], b[sel]), y: _swapped(cls[y][i[sel]], b[sel], a[sel])}
-            ok = np.ones(len(sel), bool)
-            for k in (x, y):
-                if SEATS[k] in j.constrained:
-                    ok &= j.tables[SEATS[k]].holds(new[k])
-            sel = sel[ok]
-            if not len(sel):
-                continue
-            # one deal per distinct pair of new holdings, at most ``limit`` of them
-            radix = np.array([1, 1 << 10, 1 << 20, 1 << 30], np.int64)
-            key = (new[x][ok] @ radix) * 1_000_003 + new[y][ok] @ radix
+            # one deal per distinct pair of new holdings (checked once), at most ``limit`` of them
+            key = (new[x] @ radix) * 1_000_003 + new[y] @ radix
             order = np.argsort(key, kind="stable")
             first = np.ones(len(order), bool)
             first[1:] = key[order][1:] != key[order][:-1]
-            sel = sel[np.sort(order[first])][:limit]
+            uniq = np.sort(order[first])
+            ok = np.ones(len(uniq), bool)
+            for k in (x, y):
+                if SEATS[k] in j.constrained:
+                    ok &= j.tables[SEATS[k]].holds(new[k][uniq])
+            sel = sel[uniq[ok]][:limit]
+            if not len(sel):
+                continue
             rows = owner[i[sel]].copy()
             ca, cb = _card(rows, x, a[sel]), _card(rows, y, b[sel])
             r = np.arange(len(sel))
@@ -413,7 +421,7 @@ class DealModel:
             if s in self.hands:
                 m.Add(self.hands[s].literal(f) == 1)
 
-    def _solve(self, assumptions, objective=None, time_limit=1.0):
+    def _solve(self, assumptions, objective=None, time_limit=1.0, linearization: int = 0):
         from .cpsat import _solver
 
         m = self.model
@@ -424,6 +432,7 @@ class DealModel:
             sense, expr = objective
             (m.Minimize if sense == "min" else m.Maximize)(expr)
         solver = _solver()
+        solver.parameters.linearization_level = linearization
         # a deterministic limit: the same answer whatever the machine's load (the wall-clock
         # limit is only a guard against a machine far slower than this one)
         solver.parameters.max_deterministic_time = max(0.05, time_limit)
@@ -462,7 +471,11 @@ class DealModel:
             v = bound + (step if sense == "min" else -step)
             lit = self.model.NewBoolVar("")
             self.model.Add(hcp <= v if sense == "min" else hcp >= v).OnlyEnforceIf(lit)
-            solver, st = self._solve([lit], time_limit=end - self.spent)
+            # with the linear relaxation first, briefly: it refutes a total out of reach (and
+            # finds a deal at it) at once where it can; else the plain search finds deals fastest
+            solver, st = self._solve([lit], time_limit=min(QUICK_LP, end - self.spent), linearization=1)
+            if st == self.cp.UNKNOWN:
+                solver, st = self._solve([lit], time_limit=end - self.spent)
             if st in (self.cp.OPTIMAL, self.cp.FEASIBLE):  # and every value beyond was refuted
                 return v
             if st != self.cp.INFEASIBLE or end - self.spent < 0.05:
@@ -598,15 +611,15 @@ def joint_views(j) -> dict:
             if not any(w.any() for w in want_pat.values()) and all(
                     lo_t[s] < 0 and hi_t[s] > 37 for s in j.unseen_seats):
                 return
-            if len(frontier) > 256:
-                frontier = frontier[rng.choice(len(frontier), 256, replace=False)]
+            if len(frontier) > FRONTIER:
+                frontier = frontier[rng.choice(len(frontier), FRONTIER, replace=False)]
             frontier, looked = swap_moves(j, frontier, want_pat, lo_t, hi_t)
             spent[0] += looked * SWAP_COST
             if len(frontier):
                 witness(frontier, 0.0)
 
     # the drawn deals at each seat's HCP extremes, and others at random, are where swaps start
-    start = [rng.choice(len(drawn), min(192, len(drawn)), replace=False)]
+    start = [rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
     for s in j.unseen_seats:
         h = (drawn == SEATS.index(s)).astype(np.int64) @ _CARD_HCP
         start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
@@ -646,7 +659,7 @@ def joint_views(j) -> dict:
                     # the others at their extremes leave this seat the most (least) room
                     ext = {g: (None, int((outer[g][1] if sense == "max" else outer[g][2])[cand[g]].min()
                                          if sense == "max" else outer[g][2][cand[g]].max())) for g in general}
-                    found = attempt(ext)
+                    found = attempt(ext, tries=96 if len(ext) == 1 else 2048)  # several held: many hands each
                 if found is not None:
                     witness(found, 0.0)
                     grow(found)
