@@ -653,13 +653,17 @@ def joint_views(j) -> dict:
         for sense, value in (("min", int(lo[kk].min())), ("max", int(hi[kk].max()))):
             done = (lengths_exact and s in general) or (
                 s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s]))
-            if not done and left() > 0:
-                found = attempt({s: (None, value)})
-                if found is None and general and s not in general:
-                    # the others at their extremes leave this seat the most (least) room
-                    ext = {g: (None, int((outer[g][1] if sense == "max" else outer[g][2])[cand[g]].min()
-                                         if sense == "max" else outer[g][2][cand[g]].max())) for g in general}
-                    found = attempt(ext, tries=96 if len(ext) == 1 else 2048)  # several held: many hands each
+            tries = [({s: (None, value)}, 96)]
+            if general and s not in general:
+                # the others at their extremes leave this seat the most (least) room: for the most,
+                # tried first (the others' least HCP are often reached together)
+                ext = {g: (None, int((outer[g][1] if sense == "max" else outer[g][2])[cand[g]].min()
+                                     if sense == "max" else outer[g][2][cand[g]].max())) for g in general}
+                tries.insert(0 if sense == "max" else 1, (ext, 96 if len(ext) == 1 else 2048))  # several: many hands
+            for held, n in tries:
+                if done or left() <= 0:
+                    break
+                found = attempt(held, tries=n)
                 if found is not None:
                     witness(found, 0.0)
                     grow(found)
