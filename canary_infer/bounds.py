@@ -566,8 +566,8 @@ def joint_views(j) -> dict:
 
     # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start
     drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=DRAW_TRIES)
-    if len(drawn) == 0:
-        return {s: SeatView(s, None, {}) for s in j.unseen_seats}
+    # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
+    # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
     search = _Search(j, np.random.default_rng(j.seed + 1))
     model: DealModel | None = None
@@ -619,11 +619,12 @@ def joint_views(j) -> dict:
                 witness(frontier, 0.0)
 
     # the drawn deals at each seat's HCP extremes, and others at random, are where swaps start
-    start = [rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
-    for s in j.unseen_seats:
-        h = (drawn == SEATS.index(s)).astype(np.int64) @ _CARD_HCP
-        start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
-    grow(drawn[np.unique(np.concatenate(start))])
+    if len(drawn):
+        start = [rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
+        for s in j.unseen_seats:
+            h = (drawn == SEATS.index(s)).astype(np.int64) @ _CARD_HCP
+            start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
+        grow(drawn[np.unique(np.concatenate(start))])
 
     # rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat
     idle = {s: 0 for s in j.unseen_seats}

@@ -519,8 +519,9 @@ class Inferencer:
             res = single[seat]
             weight = {p: (w, res.patterns.get(p, 0.0)) for p, w in v.patterns.items()}
             pats = [_pattern(p) for p, _ in sorted(weight.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))]
-            si = SeatInference(v.consistent, v.hcp, v.lengths(), pats, res.hands, proven=v.proven,
-                               unproven=list(v.unproven))
+            # no deal fits: none of the seat's own hands is part of one
+            si = SeatInference(v.consistent, v.hcp, v.lengths(), pats, res.hands if v.consistent else 0.0,
+                               proven=v.proven, unproven=list(v.unproven))
             if prob and v.consistent:
                 si.distribution = joint.distribution(seat, samples)
             inf.hands[seat] = si

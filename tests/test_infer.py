@@ -129,3 +129,14 @@ def test_contradiction_names_the_calls(inferencer):
     north = [c for c in calls if c.seat == "N"]
     north[-1].formula = parse("S <= 4")  # a contradiction with the 2S opening
     assert inferencer.conflict(calls, "N", Available()) == [0, 8]
+
+
+def test_a_seat_in_no_deal_holds_no_hand(inferencer):
+    # North's 1D shows 11+ HCP and East's 1N overcall 17-20; South holds 17: 45 points in a
+    # 40-point deck, so no deal fits and no seat has a hand in one (found by the fuzz run)
+    r = inferencer.infer(Auction.parse("1D 1N 3S 6C 6S 7D X P"), joint=True,
+                         known=("S", Hand.from_pbn("AQJ54.T95.AK9.K7")))
+    assert r.no_deal and r.deals == 0
+    for s in "NEW":
+        h = r.hands[s].as_json()
+        assert not h["consistent"] and h["hands"] == 0 and not h["patterns"]

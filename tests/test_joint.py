@@ -311,3 +311,18 @@ def test_a_sample_capped_by_deals_dealt_is_consistent_and_reproducible():
         d = deal_of(row)
         assert all(evaluate(x, d[s]) for s, x in f.items())
     assert len(j.sample(50, np.random.default_rng(4))) == 50  # uncapped: as many as asked
+
+
+def test_deals_too_rare_to_draw_are_still_found():
+    """East holds 11+ spades, North the other two with 22+ HCP and 7+ hearts: fewer than one
+    deal in 20,000 of those dealt around East's hand fits, so the first draw finds none, yet
+    such deals exist.  By hand: North holds the two spades East lacks (AK at best), AKQJ of
+    hearts and four more cards (A K of diamonds and of clubs at best): 7 + 10 + 14 = 31.  East
+    holds at least the Q J of spades (3); at most AKQJ of spades (10) and two honours that
+    leave North 22 from the 30 HCP outside spades (A Q or K K, 6): 16."""
+    j = Joint({"E": parse("S >= 11 and hcp >= 0"), "N": parse("hcp >= 22 and H >= 7 and S >= 2")})
+    assert len(j.sample(500, np.random.default_rng(j.seed), max_tries=20_000)) == 0
+    n, e = j.seat("N"), j.seat("E")
+    assert n.consistent and e.consistent and n.proven and e.proven
+    assert n.hcp == (22, 31) and e.hcp == (3, 16)
+    assert n.lengths()["S"] == (2, 2) and e.lengths()["S"] == (11, 11)
