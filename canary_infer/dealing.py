@@ -44,6 +44,8 @@ def deal(auction: Auction, n: int, seed: int = 0, known: tuple[str, Hand] | None
     calls = inf.read(auction)
     formulas = {s: conj(inf.seat_formulas(calls, s)) for s in SEATS}
     j = Joint(formulas, known)
+    if n > 0 and not j.consistent:  # proven: no deal fits, so drawing would only run out of time
+        return DealSet(auction, calls, [], seed, n)
     owner = j.sample(n, np.random.default_rng(seed), time_limit=time_limit)
     return DealSet(auction, calls, [deal_of(row) for row in owner], seed, n)
 

@@ -403,6 +403,10 @@ class _ShapePlan:
 
 
 # --------------------------------------------------------------------------- the engine
+DRAW_FACTOR = 100
+"""Deals dealt at most per deal wanted for the estimates (two million for 20,000 samples)."""
+
+
 class Joint:
     """Joint inference over the four hands.
 
@@ -436,7 +440,7 @@ class Joint:
             self.tables[s] = t
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
-        self._sample_cache: np.ndarray | None = None
+        self._sample_cache: tuple[int, np.ndarray] | None = None
 
     @staticmethod
     def lite_cap(known: tuple[str, Hand] | None) -> int | None:
@@ -712,10 +716,12 @@ class Joint:
 
     # ------------------------------------------------------------------ dealing
     def drawn(self, n: int) -> np.ndarray:
-        """n deals from the exact sampler (seeded), kept for the estimates."""
-        if self._sample_cache is None or len(self._sample_cache) < n:
-            self._sample_cache = self.sample(n, np.random.default_rng(self.seed))
-        return self._sample_cache[:n]
+        """n deals from the exact sampler (seeded), kept for the estimates: fewer if they are
+        so rare that DRAW_FACTOR * n deals dealt do not find n (the estimates' standard errors
+        say how many were found)."""
+        if self._sample_cache is None or self._sample_cache[0] < n:
+            self._sample_cache = (n, self.sample(n, np.random.default_rng(self.seed), max_tries=DRAW_FACTOR * n))
+        return self._sample_cache[1][:n]
 
     def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None,
                max_tries: int | None = None) -> np.ndarray:

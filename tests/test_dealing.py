@@ -98,6 +98,17 @@ def test_deal_command(run):
     assert status == 2 and "illegal" in err
 
 
+def test_deal_says_at_once_when_no_deal_fits(run):
+    # 1D shows 11+ HCP, East's 1N overcall 17-20, South holds 17: 45 points, so no deal fits;
+    # the answer comes from the proof, not after the drawing's two minutes run out
+    import time
+
+    t = time.perf_counter()
+    status, out, err = run("deal", "1D 1N 3S 6C 6S 7D X P", "-n", "2", "--hand", "S:AQJ54.T95.AK9.K7")
+    assert status == 1 and not out.strip() and "no deal fits" in err
+    assert time.perf_counter() - t < 30
+
+
 def test_infer_prob_json_shape(run):
     status, out, err = run("infer", "--json", "--prob", "1S P 2S", "--hand", "S:KQ2.A87.QJ54.962")
     assert status == 0, err

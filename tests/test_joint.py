@@ -326,3 +326,11 @@ def test_deals_too_rare_to_draw_are_still_found():
     assert n.consistent and e.consistent and n.proven and e.proven
     assert n.hcp == (22, 31) and e.hcp == (3, 16)
     assert n.lengths()["S"] == (2, 2) and e.lengths()["S"] == (11, 11)
+
+
+def test_estimates_from_deals_too_rare_to_draw_end_and_say_so():
+    # the deals of the rare case above: at most 100 dealt per deal wanted, then an estimate
+    # from what was found (none here), exact False, rather than dealing for ever
+    j = Joint({"E": parse("S >= 11 and hcp >= 0"), "N": parse("hcp >= 22 and H >= 7 and S >= 2")})
+    d = j.distribution("N", samples=200)
+    assert not d.exact and d.total < 200 and sum(d.hcp.values()) == d.total
