@@ -1040,7 +1040,8 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--ask", action="append", metavar='"SEAT: CONSTRAINT"',
                     help='the probability that a seat\'s hand satisfies a constraint, e.g. "N: H >= 4" (repeatable)')
     pi.add_argument("--samples", type=int, default=20000, metavar="N",
-                    help="deals drawn for estimates where they are not exact (default 20000)")
+                    help="deals drawn for estimates where they are not exact (default 20000; at most 100 N "
+                         "are dealt, so deals rarer than that give fewer)")
     pi.set_defaults(func=cmd_infer)
 
 
