@@ -33,7 +33,7 @@ import math
 import numpy as np
 
 from .cards import RANKS, SEATS, SUITS
-from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat, unique
+from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat, suit_classes, unique
 from .expr import TRUE, Feat
 from .features import TOP
 
@@ -52,6 +52,7 @@ def _pattern_hcp(ph: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _R14 = np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)
+_FIELDS = np.array([15, 10, 5, 0], np.int64)  # bit offsets of four 5-bit fields
 _PAT14 = PAT_LENGTHS @ _R14
 
 
@@ -69,11 +70,16 @@ class _Grid:
         out = _Grid(self.u)
         out.lo[0], out.hi[0] = _INF, -_INF
         cells = np.flatnonzero(self.lo < _INF)
-        cl = np.stack([(cells // r) % 14 for r in _R14], axis=1)
+        room = self.u[None, :] - np.stack([(cells // r) % 14 for r in _R14], axis=1)
         pats = np.flatnonzero(ok & (PAT_LENGTHS <= self.u).all(axis=1))
+        # "a pattern fits in the room left" for four suits at once: 5-bit fields with a guard
+        # bit each, (room + 16) - length keeps the guard bit exactly when room >= length
+        guard = int(sum(16 << (5 * k) for k in range(4)))
+        packed_room = (room << _FIELDS).sum(axis=1) | guard
+        packed_pat = (PAT_LENGTHS[pats] << _FIELDS).sum(axis=1)
         for i in range(0, len(cells), 4096):
             c = cells[i:i + 4096]
-            fits = ((cl[i:i + 4096, None, :] + PAT_LENGTHS[pats][None, :, :]) <= self.u).all(axis=2)
+            fits = ((packed_room[i:i + 4096, None] - packed_pat[None, :]) & guard) == guard
             rc, pc = np.nonzero(fits)
             dst = c[rc] + _PAT14[pats[pc]]
             np.minimum.at(out.lo, dst, self.lo[c[rc]] + lo[pats[pc]])
@@ -170,7 +176,9 @@ class _Search:
         elif pattern is not None:
             pat_ok = np.zeros(len(ALL_PATTERNS), bool)
             pat_ok[pattern] = True
-        if hcp is not None:
+        if isinstance(hcp, np.ndarray):
+            hcp_ok = hcp
+        elif hcp is not None:
             hcp_ok = np.zeros(NHCP, bool)
             hcp_ok[hcp] = True
         cls = self.table(seat).sample(n, self.rng, pat_ok, hcp_ok)
@@ -256,6 +264,111 @@ class _Search:
         return owner[ok]
 
 
+    def exact_tail(self, held: dict[str, tuple[int | None, int | None]], outer: dict, sense: str = "min",
+                   partials: int = 4, draws: int = 512) -> np.ndarray | None:
+        """Consistent deals with the seats in ``held`` held as in :meth:`attempt`, the last two
+        seats dealt exactly rather than at random: all seats but two are placed as there; then
+        the first of the two draws its hand from its own table built on the 26 cards left
+        (held to patterns and HCP that leave the other a pattern and HCP its outer bound
+        allows) and the other takes the rest and is checked.  For deals where two seats must
+        share out what is left just so (three passes that hold all 40 HCP between them).  The
+        other seats placed first hold their three most HCP (``sense`` "min": a held seat's
+        least leaves the others the most) or their three least ("max")."""
+        from .joint import _available
+
+        j = self.j
+        seats = list(held) + [s for s in self.tight if s not in held]
+        seats += [s for s in j.constrained if s not in seats] + [s for s in j.free if s not in seats]
+        if len(seats) < 3:
+            return None
+        head, (a, b) = seats[:-2], seats[-2:]
+        if a in held and b not in held:
+            a, b = b, a
+        if b in held:  # the seat that takes the rest cannot also be held
+            return None
+        base = np.zeros(52, bool) if j.known is None else ~j.unseen
+        masks = np.array([_bits(base[None, :])[0]], np.uint64)
+        choice, placed = [], []
+        for s in head:
+            if s in held:
+                hs = self.hands(s, 96, *held[s])
+            else:
+                ok, lo, hi = outer[s]
+                lean = np.zeros(NHCP, bool)
+                if sense == "min":
+                    top = int(hi[ok].max())
+                    lean[max(0, top - 2):top + 1] = True
+                else:
+                    low = int(lo[ok].min())
+                    lean[low:low + 3] = True
+                hs = self.hands(s, 1024, hcp=lean)
+            if hs is None:
+                return None
+            hb = _bits(hs)
+            rows, cols = self._disjoint_pairs(masks, hb, partials)
+            if len(rows) == 0:
+                return None
+            masks = masks[rows] | hb[cols]
+            choice = [c[rows] for c in choice] + [cols]
+            placed.append((s, hs))
+        pat_a, hcp_a = held.get(a, (None, None))
+        for r in range(len(masks)):
+            owner = np.full(52, -1, np.int8)
+            if j.known is not None:
+                owner[~j.unseen] = SEATS.index(j.known[0])
+            for (s, hs), c in zip(placed, choice, strict=True):
+                owner[hs[c[r]]] = SEATS.index(s)
+            left = owner < 0
+            if left.sum() != 26:
+                continue
+            lens = left.reshape(4, 13).sum(axis=1)
+            points = int((left.reshape(4, 13) * RANK_HCP).sum())
+            # a's patterns and HCP that leave b a pattern and HCP b's outer bound allows
+            ok_b, lo_b, hi_b = outer[b]
+            rest = lens[None, :] - PAT_LENGTHS
+            fits = (rest >= 0).all(axis=1)
+            idx = np.full(len(ALL_PATTERNS), -1, np.int64)
+            idx[fits] = _PAT_OF14[rest[fits] @ _R14]
+            pat_ok = fits & np.where(idx >= 0, ok_b[np.maximum(idx, 0)], False)
+            if pat_a is not None:
+                want = np.zeros(len(ALL_PATTERNS), bool)
+                want[pat_a] = True
+                pat_ok &= want
+            if not pat_ok.any():
+                continue
+            lo, hi = int(lo_b[ok_b].min()), int(hi_b[ok_b].max())
+            hcp_ok = np.zeros(NHCP, bool)
+            hcp_ok[max(0, points - hi):max(0, points - lo + 1)] = True
+            if hcp_a is not None:
+                hcp_ok &= np.arange(NHCP) == hcp_a
+            avail = _available(left)
+            table = build_seat(j.formulas.get(a, TRUE), avail)
+            if table is None:
+                continue
+            cls = table.sample(draws, self.rng, pat_ok, hcp_ok)
+            if cls is None:
+                continue
+            rows = np.repeat(owner[None, :], draws, axis=0)
+            ka, kb = SEATS.index(a), SEATS.index(b)
+            for si in range(4):
+                ls, ms, _ = suit_classes(avail, si)
+                length, mask = ls[cls[:, si]], ms[cls[:, si]]
+                for t in range(6):
+                    rows[(mask >> t) & 1 == 1, si * 13 + t] = ka
+                small = [si * 13 + t for t in range(6, 13) if left[si * 13 + t]]
+                if small:
+                    k = length - np.array([bin(m).count("1") for m in range(64)])[mask]
+                    take = np.argsort(self.rng.random((draws, len(small))), axis=1) < k[:, None]
+                    rows[:, small] = np.where(take, ka, rows[:, small])
+            rows[rows < 0] = kb
+            good = np.ones(draws, bool)
+            if b in j.constrained:
+                good &= j.tables[b].holds(_classes(rows, kb))
+            if good.any():
+                return rows[good]
+        return None
+
+
 # --------------------------------------------------------------------------- card swaps
 # 28 card types per hand: the A K Q J T 9 of each suit, and "a small card" of it (the small
 # cards of a suit are interchangeable: no feature tells them apart).
@@ -267,6 +380,7 @@ _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[PAT_LENGTHS @ np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)] = np.arange(len(ALL_PATTERNS))
 _SYM = True
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
+TAIL_COST = 0.3  # the work of one exact_tail (up to four tables built on 26 cards)
 QUICK_LP = 0.15  # the deterministic time of the first, linear-relaxation try at an HCP bound
 FRONTIER = 256  # the deals swaps start from in one round, at most
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
@@ -665,6 +779,13 @@ def joint_views(j) -> dict:
                 if done or left() <= 0:
                     break
                 found = attempt(held, tries=n)
+                if found is not None:
+                    witness(found, 0.0)
+                    grow(found)
+                done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
+            if not done and left() > 0 and len(j.unseen_seats) >= 3:
+                spent[0] += TAIL_COST
+                found = search.exact_tail({s: (None, value)}, outer, sense)
                 if found is not None:
                     witness(found, 0.0)
                     grow(found)

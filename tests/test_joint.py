@@ -334,3 +334,18 @@ def test_estimates_from_deals_too_rare_to_draw_end_and_say_so():
     j = Joint({"E": parse("S >= 11 and hcp >= 0"), "N": parse("hcp >= 22 and H >= 7 and S >= 2")})
     d = j.distribution("N", samples=200)
     assert not d.exact and d.total < 200 and sum(d.hcp.values()) == d.total
+
+
+def test_the_exact_tail_shares_out_the_last_two_hands():
+    # three seats of at most 14 HCP and West with none: they hold all 40, so two of them hold
+    # 13-14 and the third 12-14; random completions almost never do, the exact tail does
+    from canary_infer.bounds import _Search, outer_bounds
+
+    f = {s: parse("hcp <= 14") for s in "NES"}
+    j = Joint(f)
+    found = _Search(j, np.random.default_rng(2)).exact_tail({"W": (None, 0)}, outer_bounds(j), "min")
+    assert found is not None and len(found) > 0
+    for row in found:
+        d = deal_of(row)
+        assert d["W"].hcp == 0 and all(evaluate(x, d[s]) for s, x in f.items())
+        assert sorted(d[s].hcp for s in "NES")[0] >= 12
