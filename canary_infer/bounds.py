@@ -215,32 +215,40 @@ class _Search:
             rows, cols = rows[pick], cols[pick]
         return rows, cols
 
+    def _chain(self, seats: list[str], hands_of, keep: int):
+        """Partial deals placing ``seats`` in turn, each seat's hands (``hands_of(seat)``, as
+        (n, 52) booleans) kept where they share no card with what is placed (at most ``keep``
+        partial deals a step): (their card masks, each seat's chosen hand per partial deal,
+        [(seat, hands)]), or None if some seat has none."""
+        j = self.j
+        base = np.zeros(52, bool) if j.known is None else ~j.unseen
+        masks = np.array([_bits(base[None, :])[0]], np.uint64)
+        choice: list[np.ndarray] = []
+        placed: list[tuple[str, np.ndarray]] = []
+        for s in seats:
+            hs = hands_of(s)
+            if hs is None:
+                return None
+            hb = _bits(hs)
+            rows, cols = self._disjoint_pairs(masks, hb, keep)
+            if len(rows) == 0:
+                return None
+            masks = masks[rows] | hb[cols]
+            choice = [c[rows] for c in choice] + [cols]
+            placed.append((s, hs))
+        return masks, choice, placed
+
     def attempt(self, held: dict[str, tuple[int | None, int | None]], tries: int = 96) -> np.ndarray | None:
         """Consistent deals (an (k, 52) owner array, k >= 1) where each seat in ``held`` has the
         given (pattern index, HCP) (None: any), or None if none was found.  Held seats draw
         from their own tables; the tightest other constrained seats from pools of their own
         hands that share no card with what is placed; the rest is dealt at random and checked."""
         j = self.j
-        base = np.zeros(52, bool) if j.known is None else ~j.unseen
-        placed: list[tuple[str, np.ndarray]] = []
-        masks = np.array([_bits(base[None, :])[0]], np.uint64)
-        choice: list[np.ndarray] = []
         order = [s for s in held] + [s for s in self.tight if s not in held]
-        for s in order:
-            if s in held:
-                pat, hcp = held[s]
-                hs = self.hands(s, tries, pat, hcp)
-            else:
-                hs = self.pool(s)
-            if hs is None:
-                return None
-            hb = _bits(hs)
-            rows, cols = self._disjoint_pairs(masks, hb, tries)
-            if len(rows) == 0:
-                return None
-            masks = masks[rows] | hb[cols]
-            choice = [c[rows] for c in choice] + [cols]
-            placed.append((s, hs))
+        chain = self._chain(order, lambda s: self.hands(s, tries, *held[s]) if s in held else self.pool(s), tries)
+        if chain is None:
+            return None
+        masks, choice, placed = chain
         if len(masks) < tries:  # several random completions of each partial deal
             rep = -(-tries // len(masks))
             masks = np.repeat(masks, rep)
@@ -286,31 +294,24 @@ class _Search:
             a, b = b, a
         if b in held:  # the seat that takes the rest cannot also be held
             return None
-        base = np.zeros(52, bool) if j.known is None else ~j.unseen
-        masks = np.array([_bits(base[None, :])[0]], np.uint64)
-        choice, placed = [], []
-        for s in head:
+
+        def hands_of(s: str):
             if s in held:
-                hs = self.hands(s, 96, *held[s])
+                return self.hands(s, 96, *held[s])
+            ok, lo, hi = outer[s]
+            lean = np.zeros(NHCP, bool)
+            if sense == "min":
+                top = int(hi[ok].max())
+                lean[max(0, top - 2):top + 1] = True
             else:
-                ok, lo, hi = outer[s]
-                lean = np.zeros(NHCP, bool)
-                if sense == "min":
-                    top = int(hi[ok].max())
-                    lean[max(0, top - 2):top + 1] = True
-                else:
-                    low = int(lo[ok].min())
-                    lean[low:low + 3] = True
-                hs = self.hands(s, 1024, hcp=lean)
-            if hs is None:
-                return None
-            hb = _bits(hs)
-            rows, cols = self._disjoint_pairs(masks, hb, partials)
-            if len(rows) == 0:
-                return None
-            masks = masks[rows] | hb[cols]
-            choice = [c[rows] for c in choice] + [cols]
-            placed.append((s, hs))
+                low = int(lo[ok].min())
+                lean[low:low + 3] = True
+            return self.hands(s, 1024, hcp=lean)
+
+        chain = self._chain(head, hands_of, partials)
+        if chain is None:
+            return None
+        masks, choice, placed = chain
         pat_a, hcp_a = held.get(a, (None, None))
         for r in range(len(masks)):
             owner = np.full(52, -1, np.int8)
