@@ -285,14 +285,22 @@ class _Search:
         from .joint import _available
 
         j = self.j
-        seats = list(held) + [s for s in self.tight if s not in held]
-        seats += [s for s in j.constrained if s not in seats] + [s for s in j.free if s not in seats]
+        others = [s for s in self.tight if s not in held]
+        others += [s for s in j.constrained + j.free if s not in held and s not in others]
+        hcp_b = None
+        if sense == "max" and len(held) == 1 and next(iter(held.values()))[0] is None:
+            # a seat held to its most HCP takes the rest: the others, at their least, leave it
+            # the most, and the seat before it is drawn to leave it exactly what is asked
+            seats = others + list(held)
+            hcp_b = next(iter(held.values()))[1]
+        else:
+            seats = list(held) + others
         if len(seats) < 3:
             return None
         head, (a, b) = seats[:-2], seats[-2:]
         if a in held and b not in held:
             a, b = b, a
-        if b in held:  # the seat that takes the rest cannot also be held
+        if b in held and hcp_b is None:  # a seat that takes the rest is held to its HCP only
             return None
 
         def hands_of(s: str):
@@ -303,9 +311,9 @@ class _Search:
             if sense == "min":
                 top = int(hi[ok].max())
                 lean[max(0, top - 2):top + 1] = True
-            else:
+            else:  # exactly the least where the seat held takes the rest (it gets what they leave)
                 low = int(lo[ok].min())
-                lean[low:low + 3] = True
+                lean[low:low + (1 if hcp_b is not None else 3)] = True
             return self.hands(s, 1024, hcp=lean)
 
         chain = self._chain(head, hands_of, partials)
@@ -342,6 +350,8 @@ class _Search:
             hcp_ok[max(0, points - hi):max(0, points - lo + 1)] = True
             if hcp_a is not None:
                 hcp_ok &= np.arange(NHCP) == hcp_a
+            if hcp_b is not None:
+                hcp_ok &= np.arange(NHCP) == points - hcp_b
             avail = _available(left)
             table = build_seat(j.formulas.get(a, TRUE), avail)
             if table is None:
