@@ -33,13 +33,12 @@ import math
 import numpy as np
 
 from .cards import RANKS, SEATS, SUITS
-from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat, suit_classes, unique
+from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat, unique
 from .expr import TRUE, Feat
 from .features import TOP
+from .joint import CARD_HCP, RANK_HCP  # joint imports this module only when it runs
 
 _INF = 10_000
-RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
-_CARD_HCP = np.tile(RANK_HCP, 4)
 
 
 def _pattern_hcp(ph: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -282,7 +281,7 @@ class _Search:
         share out what is left just so (three passes that hold all 40 HCP between them).  The
         other seats placed first hold their three most HCP (``sense`` "min": a held seat's
         least leaves the others the most) or their three least ("max")."""
-        from .joint import _available
+        from .joint import _available, place_classes
 
         j = self.j
         others = [s for s in self.tight if s not in held]
@@ -361,16 +360,7 @@ class _Search:
                 continue
             rows = np.repeat(owner[None, :], draws, axis=0)
             ka, kb = SEATS.index(a), SEATS.index(b)
-            for si in range(4):
-                ls, ms, _ = suit_classes(avail, si)
-                length, mask = ls[cls[:, si]], ms[cls[:, si]]
-                for t in range(6):
-                    rows[(mask >> t) & 1 == 1, si * 13 + t] = ka
-                small = [si * 13 + t for t in range(6, 13) if left[si * 13 + t]]
-                if small:
-                    k = length - np.array([bin(m).count("1") for m in range(64)])[mask]
-                    take = np.argsort(self.rng.random((draws, len(small))), axis=1) < k[:, None]
-                    rows[:, small] = np.where(take, ka, rows[:, small])
+            place_classes(rows, cls, ka, avail, left, self.rng)
             rows[rows < 0] = kb
             good = np.ones(draws, bool)
             if b in j.constrained:
@@ -388,8 +378,7 @@ _TYPE_BIT = np.tile(np.array([1, 2, 4, 8, 16, 32, 0], np.int64), 4)
 _TYPE_HCP = np.tile(np.array([4, 3, 2, 1, 0, 0, 0], np.int64), 4)
 _TYPE_FIRST = np.tile(np.array([0, 1, 2, 3, 4, 5, 6]), 4) + _TYPE_SUIT * 13
 _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
-_PAT_OF14[PAT_LENGTHS @ np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)] = np.arange(len(ALL_PATTERNS))
-_SYM = True
+_PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
 TAIL_COST = 0.3  # the work of one exact_tail (up to four tables built on 26 cards)
 QUICK_LP = 0.15  # the deterministic time of the first, linear-relaxation try at an HCP bound
@@ -433,7 +422,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     looked at.  Every deal returned is checked against each seat's table."""
     seats = [SEATS.index(s) for s in j.unseen_seats]
     cls = {k: _classes(owner, k) for k in seats}
-    hcp = {k: (owner == k).astype(np.int64) @ _CARD_HCP for k in seats}
+    hcp = {k: (owner == k).astype(np.int64) @ CARD_HCP for k in seats}
     at14 = {k: (cls[k] // 64) @ _R14 for k in seats}
     held = {}
     for k in seats:  # the card types each seat holds, as (n, 13) type numbers (-1: none)
@@ -532,7 +521,7 @@ class DealModel:
         for su in SUITS:
             small = [c for c in cards if c[0] == su and c[1] not in TOP]
             owner = [sum(order[s] * self.x[s][c] for s in seats) for c in small]
-            for a, b in zip(owner, owner[1:], strict=False) if _SYM else ():
+            for a, b in zip(owner, owner[1:], strict=False):
                 m.Add(a <= b)
         self.hands = {}
         for s in seats:
@@ -621,7 +610,7 @@ def _length_only(f) -> bool:
 
 def joint_views(j) -> dict:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
-    from .joint import CARD_HCP, SeatView
+    from .joint import SeatView
 
     spent = [0.0]  # work so far, in (roughly) seconds: see the module doc
     outer = outer_bounds(j)
@@ -722,8 +711,10 @@ def joint_views(j) -> dict:
     rng = np.random.default_rng(j.seed + 2)
 
     def grow(deals: np.ndarray) -> None:
-        """Witnesses one card swap at a time from consistent deals, while the swaps give some
-        seat a pattern not yet seen or HCP beyond those seen (toward the outer bound)."""
+        """Consistent deals as witnesses, and more one card swap at a time from them, while the
+        swaps give some seat a pattern not yet seen or HCP beyond those seen (toward the outer
+        bound)."""
+        witness(deals, 0.0)
         frontier = deals
         while len(frontier) and left() > 0:
             want_pat, lo_t, hi_t = {}, {}, {}
@@ -747,7 +738,7 @@ def joint_views(j) -> dict:
     if len(drawn):
         start = [rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
         for s in j.unseen_seats:
-            h = (drawn == SEATS.index(s)).astype(np.int64) @ _CARD_HCP
+            h = (drawn == SEATS.index(s)).astype(np.int64) @ CARD_HCP
             start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
         grow(drawn[np.unique(np.concatenate(start))])
 
@@ -764,7 +755,6 @@ def joint_views(j) -> dict:
             before = len(seen_p[s])
             found = attempt({s: (weight, None)}, tries=min(2048, max(256, 2 * len(miss))))
             if found is not None:
-                witness(found, 0.0)
                 grow(found)
             idle[s] = idle[s] + 1 if len(seen_p[s]) == before else 0
             if left() <= 0:
@@ -791,14 +781,12 @@ def joint_views(j) -> dict:
                     break
                 found = attempt(held, tries=n)
                 if found is not None:
-                    witness(found, 0.0)
                     grow(found)
                 done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
             if not done and left() > 0 and len(j.unseen_seats) >= 3:
                 spent[0] += TAIL_COST
                 found = search.exact_tail({s: (None, value)}, outer, sense)
                 if found is not None:
-                    witness(found, 0.0)
                     grow(found)
                 done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
             pair.append([sense, value, done])
@@ -817,7 +805,6 @@ def joint_views(j) -> dict:
             if decided is False:
                 continue
             if decided:
-                witness(model.deal, 0.0)
                 grow(model.deal)
             keep.append(i)
             if decided is None:
@@ -833,7 +820,6 @@ def joint_views(j) -> dict:
                 if exact is not None:
                     value = exact
                     if model.deal is not None:
-                        witness(model.deal, 0.0)
                         grow(model.deal)
                 else:
                     unproven.append(f"{'least' if sense == 'min' else 'most'} HCP {value}")

@@ -402,6 +402,29 @@ class _ShapePlan:
             owner[take.reshape(n, 52)] = SEATS.index(s)
 
 
+_POPCOUNT = np.array([bin(m).count("1") for m in range(64)], np.int64)
+
+
+def place_classes(owner: np.ndarray, cls: np.ndarray, seat: int, avail: Available, cards: np.ndarray,
+                  rng: np.random.Generator) -> None:
+    """Give a seat, in each row of ``owner``, the cards of its sampled holding classes (``cls``:
+    (n, 4) indices into :func:`suit_classes` of ``avail``): its top cards by the class's mask,
+    its small cards at random among those of the 52 booleans ``cards`` (the cards ``avail``
+    counts)."""
+    n = len(owner)
+    for si in range(4):
+        ls, ms, _ = suit_classes(avail, si)
+        length, mask = ls[cls[:, si]], ms[cls[:, si]]
+        for r in range(6):
+            owner[(mask >> r) & 1 == 1, si * 13 + r] = seat
+        small = [si * 13 + r for r in range(6, 13) if cards[si * 13 + r]]
+        if not small:
+            continue
+        take = np.argsort(rng.random((n, len(small))), axis=1) < (length - _POPCOUNT[mask])[:, None]
+        cols = np.array(small)
+        owner[:, cols] = np.where(take, seat, owner[:, cols])
+
+
 # --------------------------------------------------------------------------- the engine
 DRAW_FACTOR = 100
 """Deals dealt at most per deal wanted for the estimates (two million for 20,000 samples)."""
@@ -790,21 +813,7 @@ class Joint:
     def _place(self, owner: np.ndarray, cls: np.ndarray, seat: int, rng: np.random.Generator) -> None:
         """Give a seat the cards of sampled holding classes (small cards at random among the
         unseen ones of each suit)."""
-        n = len(owner)
-        for si in range(4):
-            ls, ms, _ = suit_classes(self.avail, si)
-            length, mask = ls[cls[:, si]], ms[cls[:, si]]
-            for r in range(6):
-                has = (mask >> r) & 1 == 1
-                owner[has, si * 13 + r] = seat
-            small = [si * 13 + r for r in range(6, 13) if self.unseen[si * 13 + r]]
-            if not small:
-                continue
-            k = length - np.array([bin(int(m)).count("1") for m in range(64)])[mask]
-            order = np.argsort(rng.random((n, len(small))), axis=1)
-            take = order < k[:, None]
-            cols = np.array(small)
-            owner[:, cols] = np.where(take, seat, owner[:, cols])
+        place_classes(owner, cls, seat, self.avail, self.unseen, rng)
 
     def _deal_rest(self, owner: np.ndarray, seats: list[int], rng: np.random.Generator) -> None:
         """Deal the cards nobody holds yet, 13 to each of ``seats``, uniformly at random."""
