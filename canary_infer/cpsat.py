@@ -18,6 +18,7 @@ unsatisfiable core), the HCP extremes, whether a given pattern is possible.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from itertools import permutations
 
 from ortools.sat.python import cp_model
@@ -29,6 +30,18 @@ from .features import BIT, FEATURES, SMALL_CARDS, TOP
 
 DEFAULT_SECONDS = 60.0
 """The time limit of a solver call that names none: no call of the solver is unbounded."""
+
+
+CLASSES: tuple[tuple[int, int], ...] = tuple(
+    (n, mask) for n in range(14) for mask in range(64) if 0 <= n - bin(mask).count("1") <= SMALL_CARDS)
+"""The holding classes of a suit, (length, mask of the top cards held), in the model's order."""
+
+
+@lru_cache(maxsize=None)
+def _class_values(name: str) -> tuple[int, ...]:
+    """A feature's value on each holding class of :data:`CLASSES`."""
+    f = FEATURES[name]
+    return tuple(f.per_suit(n, mask) for n, mask in CLASSES)
 
 
 class SolverTimeout(RuntimeError):
@@ -89,8 +102,10 @@ class HandModel:
             m.Add(var == expr)
         else:
             var = m.NewIntVar(f.lo, f.hi, f"{name}_{suit}")
-            m.Add(var == sum(f.per_suit(n, mask) * b for n, mask, b in self._classes(suit)
-                             if f.per_suit(n, mask)))
+            coef = _class_values(name)
+            bs = self._classes(suit)
+            nz = [i for i, c in enumerate(coef) if c]
+            m.Add(var == cp_model.LinearExpr.WeightedSum([bs[i] for i in nz], [coef[i] for i in nz]))
         self._feat[key] = var
         return var
 
@@ -100,19 +115,19 @@ class HandModel:
         Every feature is then linear in these: the table of its per-holding values."""
         if suit not in self._cls:
             m = self.model
-            out = []
-            for n in range(14):
-                for mask in range(64):
-                    if 0 <= n - bin(mask).count("1") <= SMALL_CARDS:
-                        out.append((n, mask, m.NewBoolVar(f"{suit}_{n}_{mask}")))
-            m.AddExactlyOne(b for _, _, b in out)
-            m.Add(sum(n * b for n, _, b in out) == sum(self.x[suit, r] for r in RANKS))
+            out = [m.NewBoolVar(f"{suit}_{n}_{mask}") for n, mask in CLASSES]
+            m.AddExactlyOne(out)
+            m.Add(cp_model.LinearExpr.WeightedSum(out, [n for n, _ in CLASSES])
+                  == sum(self.x[suit, r] for r in RANKS))
             for i, r in enumerate(TOP):
-                m.Add(sum(b for _, mask, b in out if mask >> i & 1) == self.x[suit, r])
-            for n, mask, b in out:  # clauses too, so that the cards decide the class by propagation
-                m.AddImplication(b, self.length_is(suit, n))
-                for i, r in enumerate(TOP):
-                    m.AddImplication(b, self.x[suit, r] if mask >> i & 1 else self.x[suit, r].Not())
+                m.Add(sum(b for (_, mask), b in zip(CLASSES, out, strict=True) if mask >> i & 1) == self.x[suit, r])
+            # clauses too, so that the cards decide the class by propagation: one enforced
+            # conjunction per class (the same clauses as an implication per literal, built in
+            # a seventh of the calls)
+            top = [(self.x[suit, r], self.x[suit, r].Not()) for r in TOP]
+            lens = [self.length_is(suit, n) for n in range(14)]
+            for (n, mask), b in zip(CLASSES, out, strict=True):
+                m.AddBoolAnd([lens[n]] + [t[0] if mask >> i & 1 else t[1] for i, t in enumerate(top)]).OnlyEnforceIf(b)
             self._cls[suit] = out
         return self._cls[suit]
 
