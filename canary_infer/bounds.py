@@ -621,15 +621,26 @@ def joint_views(j) -> dict:
     # outer bound keeps are all attained: that seat takes any of its hands with the pattern,
     # and the others take cards of the lengths they need from what is left.
     lengths_exact = len(general) <= 1
-    seen_p: dict[str, dict[int, float]] = {s: {} for s in j.unseen_seats}
+    # Seats whose calls say the same (the same formula, or both free) are interchangeable:
+    # swapping their hands in a consistent deal gives a consistent deal, so what one of them
+    # is seen to hold the other can hold too.  They share what is seen, and only the first
+    # of them is searched for (the others' views are copies).
+    twins = {s: [t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)] for s in j.unseen_seats}
+    lead = [s for s in j.unseen_seats if twins[s][0] == s]
+    seen_p: dict[str, dict[int, float]] = {}
+    for s in lead:
+        for t in twins[s]:
+            seen_p[t] = seen_p.get(s, {})
     seen_lo: dict[str, int] = {}
     seen_hi: dict[str, int] = {}
     free = [SEATS.index(s) for s in j.free]
 
     def note_hcp(s: str, lo: np.ndarray, hi: np.ndarray) -> None:
         if len(lo):
-            seen_lo[s] = min(seen_lo.get(s, 99), int(lo.min()))
-            seen_hi[s] = max(seen_hi.get(s, -1), int(hi.max()))
+            a, b = int(lo.min()), int(hi.max())
+            for t in twins[s]:
+                seen_lo[t] = min(seen_lo.get(t, 99), a)
+                seen_hi[t] = max(seen_hi.get(t, -1), b)
 
     def witness(owner: np.ndarray, weight: float) -> None:
         """Record what consistent deals show (and what the free seats could hold instead)."""
@@ -745,7 +756,7 @@ def joint_views(j) -> dict:
     # rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat
     idle = {s: 0 for s in j.unseen_seats}
     while left() > 0:
-        busy = [s for s in j.unseen_seats if idle[s] < 2 and missing(s)]
+        busy = [s for s in lead if idle[s] < 2 and missing(s)]
         if not busy:
             break
         for s in busy:
@@ -762,7 +773,8 @@ def joint_views(j) -> dict:
 
     # the HCP bounds: the outer bound, then a deal with the seat held to it
     hcp_bounds: dict[str, list] = {}
-    for s in j.unseen_seats:
+    points = int(CARD_HCP[j.unseen].sum())  # the unseen seats' HCP between them
+    for s in lead:
         ok, lo, hi = outer[s]
         kk = np.array(cand[s])
         pair = []
@@ -775,7 +787,11 @@ def joint_views(j) -> dict:
                 # tried first (the others' least HCP are often reached together)
                 ext = {g: (None, int((outer[g][1] if sense == "max" else outer[g][2])[cand[g]].min()
                                      if sense == "max" else outer[g][2][cand[g]].max())) for g in general}
-                tries.insert(0 if sense == "max" else 1, (ext, 96 if len(ext) == 1 else 2048))  # several: many hands
+                # with every other seat held, this seat gets exactly the points they leave: unless
+                # that is the value sought, the attempt cannot succeed (the exact tail below can)
+                whole = len(ext) == len(j.unseen_seats) - 1
+                if not whole or points - sum(v for _, v in ext.values()) == value:
+                    tries.insert(0 if sense == "max" else 1, (ext, {1: 96, 2: 512}.get(len(ext), 1024)))  # several
             for held, n in tries:
                 if done or left() <= 0:
                     break
@@ -794,7 +810,7 @@ def joint_views(j) -> dict:
 
     # what is still open: the whole-deal CP-SAT model, within the time left
     views = {}
-    for s in j.unseen_seats:
+    for s in lead:
         unproven: list[str] = []
         keep: list[int] = []
         for i in cand[s]:
@@ -826,6 +842,10 @@ def joint_views(j) -> dict:
             bounds.append(value)
         pats = {ALL_PATTERNS[i]: seen_p[s].get(i, 0.0) for i in keep}
         views[s] = SeatView(s, (bounds[0], bounds[1]), pats, proven=not unproven, unproven=unproven)
+    for s in j.unseen_seats:  # a twin's view is its leader's
+        v = views[twins[s][0]]
+        if s not in views:
+            views[s] = SeatView(s, v.hcp, dict(v.patterns), proven=v.proven, unproven=list(v.unproven))
     return views
 
 

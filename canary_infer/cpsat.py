@@ -18,7 +18,7 @@ unsatisfiable core), the HCP extremes, whether a given pattern is possible.
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 from ortools.sat.python import cp_model
@@ -37,7 +37,7 @@ CLASSES: tuple[tuple[int, int], ...] = tuple(
 """The holding classes of a suit, (length, mask of the top cards held), in the model's order."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _class_values(name: str) -> tuple[int, ...]:
     """A feature's value on each holding class of :data:`CLASSES`."""
     f = FEATURES[name]

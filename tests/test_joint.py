@@ -349,3 +349,24 @@ def test_the_exact_tail_shares_out_the_last_two_hands():
         d = deal_of(row)
         assert d["W"].hcp == 0 and all(evaluate(x, d[s]) for s, x in f.items())
         assert sorted(d[s].hcp for s in "NES")[0] >= 12
+
+
+def test_seats_that_say_the_same_share_what_is_seen_and_lose_nothing(inferencer):
+    """Two passes in first and second chair say the same thing, so North's and East's hands
+    are interchangeable and the engine searches for one of them only.  Written the same
+    but in another order, East's formula is no longer recognised as North's, and both are
+    searched for: the answers must be the same, and the same for the free seats."""
+    from canary_infer.expr import Not, Or
+
+    calls = inferencer.read(Auction.parse("P P"))
+    north, east = (conj(inferencer.seat_formulas(calls, s)) for s in "NE")
+    assert north == east and isinstance(east, Not) and isinstance(east.item, Or)  # no opening fits
+    reordered = Not(Or(tuple(reversed(east.item.items))))
+    assert reordered != north
+    shared = Joint({"N": north, "E": east})
+    apart = Joint({"N": north, "E": reordered})
+    for s in "NESW":
+        a, b = shared.seat(s), apart.seat(s)
+        assert a.proven and b.proven
+        assert a.hcp == b.hcp and set(a.patterns) == set(b.patterns), s
+    assert set(shared.seat("N").patterns) == set(shared.seat("E").patterns)
