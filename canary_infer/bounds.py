@@ -319,7 +319,11 @@ class _Search:
         if chain is None:
             return None
         masks, choice, placed = chain
-        pat_a, hcp_a = held.get(a, (None, None))
+        # The seat drawn from its table on the cards left, and the one that takes the rest: a
+        # constrained seat and a free one are drawn and take the rest in that order, so that
+        # the deal is settled exactly (a free seat fits whatever it is left).
+        drawer, taker = (b, a) if b in j.constrained and a not in j.constrained else (a, b)
+        pat_d, hcp_d = held.get(drawer, (None, None))
         for r in range(len(masks)):
             owner = np.full(52, -1, np.int8)
             if j.known is not None:
@@ -331,40 +335,40 @@ class _Search:
                 continue
             lens = left.reshape(4, 13).sum(axis=1)
             points = int((left.reshape(4, 13) * RANK_HCP).sum())
-            # a's patterns and HCP that leave b a pattern and HCP b's outer bound allows
-            ok_b, lo_b, hi_b = outer[b]
+            # the drawer's patterns and HCP that leave the taker what its outer bound allows
+            ok_t, lo_t, hi_t = outer[taker]
             rest = lens[None, :] - PAT_LENGTHS
             fits = (rest >= 0).all(axis=1)
             idx = np.full(len(ALL_PATTERNS), -1, np.int64)
             idx[fits] = _PAT_OF14[rest[fits] @ _R14]
-            pat_ok = fits & np.where(idx >= 0, ok_b[np.maximum(idx, 0)], False)
-            if pat_a is not None:
+            pat_ok = fits & np.where(idx >= 0, ok_t[np.maximum(idx, 0)], False)
+            if pat_d is not None:
                 want = np.zeros(len(ALL_PATTERNS), bool)
-                want[pat_a] = True
+                want[pat_d] = True
                 pat_ok &= want
             if not pat_ok.any():
                 continue
-            lo, hi = int(lo_b[ok_b].min()), int(hi_b[ok_b].max())
+            lo, hi = int(lo_t[ok_t].min()), int(hi_t[ok_t].max())
             hcp_ok = np.zeros(NHCP, bool)
             hcp_ok[max(0, points - hi):max(0, points - lo + 1)] = True
-            if hcp_a is not None:
-                hcp_ok &= np.arange(NHCP) == hcp_a
-            if hcp_b is not None:
-                hcp_ok &= np.arange(NHCP) == points - hcp_b
+            if hcp_d is not None:
+                hcp_ok &= np.arange(NHCP) == hcp_d
+            if hcp_b is not None:  # b ends with exactly the HCP asked
+                hcp_ok &= np.arange(NHCP) == (hcp_b if drawer == b else points - hcp_b)
             avail = _available(left)
-            table = build_seat(j.formulas.get(a, TRUE), avail)
+            table = build_seat(j.formulas.get(drawer, TRUE), avail)
             if table is None:
                 continue
             cls = table.sample(draws, self.rng, pat_ok, hcp_ok)
             if cls is None:
                 continue
             rows = np.repeat(owner[None, :], draws, axis=0)
-            ka, kb = SEATS.index(a), SEATS.index(b)
-            place_classes(rows, cls, ka, avail, left, self.rng)
-            rows[rows < 0] = kb
+            kd, kt = SEATS.index(drawer), SEATS.index(taker)
+            place_classes(rows, cls, kd, avail, left, self.rng)
+            rows[rows < 0] = kt
             good = np.ones(draws, bool)
-            if b in j.constrained:
-                good &= j.tables[b].holds(_classes(rows, kb))
+            if taker in j.constrained:
+                good &= j.tables[taker].holds(_classes(rows, kt))
             if good.any():
                 return rows[good]
         return None
@@ -381,7 +385,10 @@ _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
 TAIL_COST = 0.3  # the work of one exact_tail (up to four tables built on 26 cards)
-QUICK_LP = 0.15  # the deterministic time of the first, linear-relaxation try at an HCP bound
+BUILD_COST = 0.12  # the work of building the whole-deal CP-SAT model for four unseen seats
+LP_WALL = 2.0  # a solve with the linear relaxation takes about this many times its deterministic time
+DRAW_COST = 0.25  # the work of the outer bound and the first DRAW_TRIES deals dealt
+QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 FRONTIER = 256  # the deals swaps start from in one round, at most
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
 
@@ -494,7 +501,7 @@ class DealModel:
         from .cpsat import HandModel
 
         self.cp = cp_model
-        self.spent = 0.0  # the deterministic time of the solves so far
+        self.spent = BUILD_COST * len(j.unseen_seats) / 4  # the work so far: the build, then the solves
         self.known = j.known[0] if j.known is not None else None
         self.unseen = j.unseen
         self.deal: np.ndarray | None = None  # the last solve's witness deal, if it found one
@@ -552,7 +559,9 @@ class DealModel:
         solver.parameters.max_deterministic_time = max(0.05, time_limit)
         solver.parameters.max_time_in_seconds = 10 * max(0.05, time_limit) + 5
         st = solver.Solve(m)
-        self.spent += solver.deterministic_time
+        # with the linear relaxation, a solve takes about twice its deterministic time (the
+        # simplex is under-counted): counted so, the work stays close to the time taken
+        self.spent += solver.deterministic_time * (LP_WALL if linearization else 1.0)
         self.deal = None
         if st in (self.cp.OPTIMAL, self.cp.FEASIBLE):  # the solution is a witness deal
             self.deal = np.full((1, 52), -1, np.int8)
@@ -588,7 +597,7 @@ class DealModel:
             # with the linear relaxation first, briefly: it refutes a total out of reach (and
             # finds a deal at it) at once where it can; else the plain search finds deals fastest
             solver, st = self._solve([lit], time_limit=min(QUICK_LP, end - self.spent), linearization=1)
-            if st == self.cp.UNKNOWN:
+            if st == self.cp.UNKNOWN and end - self.spent > 0.05:
                 solver, st = self._solve([lit], time_limit=end - self.spent)
             if st in (self.cp.OPTIMAL, self.cp.FEASIBLE):  # and every value beyond was refuted
                 return v
@@ -694,6 +703,7 @@ def joint_views(j) -> dict:
     # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
+    spent[0] += DRAW_COST  # the outer bound and the first draw (the work before any search)
     search = _Search(j, np.random.default_rng(j.seed + 1))
     model: DealModel | None = None
 

@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 
+from . import DEFAULT_BUDGET
 from .auction import SEATS, Auction, AuctionError, split_calls
 from .cards import CardError, Hand
 
@@ -368,7 +369,7 @@ def cmd_infer(args) -> int:
     if system is None:
         return 2
     try:
-        inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul)
+        inferencer = Inferencer(configured(system, args), we=args.we, vul=args.vul, budget=args.budget)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -1012,6 +1013,17 @@ def _count(text: str) -> int:
     return n
 
 
+def _seconds(text: str) -> float:
+    """A positive number of seconds, at most 600 (a budget of work)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not 0 < x <= 600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text}: give more than 0 and at most 600 seconds")
+    return x
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="canary-infer", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -1042,6 +1054,12 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--samples", type=int, default=20000, metavar="N",
                     help="deals drawn for estimates where they are not exact (default 20000; at most 100 N "
                          "are dealt, so deals rarer than that give fewer)")
+    pi.add_argument("--budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+                    help="work allowed, per auction, for proving the joint answer when two or more unseen "
+                         f"seats are constrained (default {DEFAULT_BUDGET:g}): every bound and pattern shown "
+                         "is then attained by a deal the engine found, or refuted; what the budget leaves "
+                         "open is kept as possible and listed as not proven. Counted in work, not read "
+                         "off a clock, so the answer does not depend on the machine's load")
     pi.set_defaults(func=cmd_infer)
 
 

@@ -738,6 +738,8 @@ class SeatTable:
 
         ``pat_ok`` (booleans by pattern) or ``hcp_ok`` (by HCP) restrict the hands; float
         ``pat_ok`` weighs each pattern instead (1 / its count: every pattern equally likely)."""
+        if any(len(k) == 0 for k in self.keys):  # no hand at all
+            return None
         back = self.backward(pat_ok, hcp_ok)
         if back[0][0] <= 0:
             return None

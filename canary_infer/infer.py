@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from . import DEFAULT_BUDGET
 from .auction import SEATS, Auction, next_seat
 from .cards import SUITS, Hand
 from .engine import ALL_PATTERNS, PAT_LENGTHS, Available, Result, SeatTable, _truth, build_seat, solve
@@ -158,6 +161,15 @@ def _pattern(p) -> str:
     return _PATTERN_TEXT.get(tuple(p)) or "-".join(map(str, p))
 
 
+def _by_weight(patterns: dict, second: dict) -> list[str]:
+    """The patterns as text, by weight (most first), then by ``second``'s weight, then in
+    their own order: what sorting on (-weight, -second) gives, in one numpy sort."""
+    keys = list(patterns)
+    w = np.fromiter(patterns.values(), float, len(keys))
+    w2 = np.fromiter((second.get(p, 0.0) for p in keys), float, len(keys))
+    return [_pattern(keys[i]) for i in np.lexsort((-w2, -w)).tolist()]
+
+
 class Inferencer:
     """Reads auctions with a system and infers hands.  Results are cached per seat formula.
 
@@ -168,7 +180,7 @@ class Inferencer:
     contradict each other when no hand fits a seat."""
 
     def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
-                 conflict_seconds: float = 2.0, budget: float = 2.0, joint: bool = False):
+                 conflict_seconds: float = 2.0, budget: float = DEFAULT_BUDGET, joint: bool = False):
         self.system = system or load_system()
         # seconds of work (counted, not clocked: bounds.py) for proofs with 2+ unseen seats constrained
         self.budget = budget
@@ -514,11 +526,14 @@ class Inferencer:
             self._cache[jkey] = joint
         inf.exact = joint.exact
         inf.deals = joint.deals
+        ordered: dict[tuple[int, int], list[str]] = {}  # seats that share a view share its order
         for seat in unseen:
             v = joint.seat(seat)
             res = single[seat]
-            weight = {p: (w, res.patterns.get(p, 0.0)) for p, w in v.patterns.items()}
-            pats = [_pattern(p) for p, _ in sorted(weight.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))]
+            key = (id(v.patterns), id(res))
+            if key not in ordered:
+                ordered[key] = _by_weight(v.patterns, res.patterns)
+            pats = ordered[key]
             # no deal fits: none of the seat's own hands is part of one
             si = SeatInference(v.consistent, v.hcp, v.lengths(), pats, res.hands if v.consistent else 0.0,
                                proven=v.proven, unproven=list(v.unproven))

@@ -47,6 +47,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import DEFAULT_BUDGET
 from .cards import RANKS, SEATS, SUITS, Deal, Hand
 from .engine import (
     ALL_PATTERNS,
@@ -441,7 +442,7 @@ class Joint:
     constrained."""
 
     def __init__(self, formulas: dict[str, Node], known: tuple[str, Hand] | None = None,
-                 tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = 2.0):
+                 tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = DEFAULT_BUDGET):
         self.known = known
         self.unseen = np.ones(52, bool)
         if known is not None:
@@ -554,7 +555,7 @@ class Joint:
             n_q = np.zeros((14, 14, 14, 14))
             n_q[tuple(PAT_LENGTHS[ph > 0].T)] = ph[ph > 0]
             for si in range(4):
-                n_q = np.einsum("a...,ae->...e", n_q, _HYPER[int(u[si])])
+                n_q = np.tensordot(n_q, _HYPER[int(u[si])], axes=([0], [0]))  # the axis moves last
             free = n_q[tuple(PAT_LENGTHS.T)]
             out = {x: ph.astype(float)}
             for s in self.free:
@@ -658,9 +659,14 @@ class Joint:
             views[s] = SeatView(s, (h.hcp, h.hcp), {h.lengths: 1.0}, known=True)
         if self.exact:
             pats = self._pattern_weights()
+            free_view = None  # the free seats are interchangeable: one view's contents for all
             for s in self.unseen_seats:
+                if s in self.free and free_view is not None:
+                    views[s] = SeatView(s, free_view.hcp, free_view.patterns)
+                    continue
                 pc = pats[s]
-                ps = {ALL_PATTERNS[i]: float(pc[i]) for i in np.flatnonzero(pc)}
+                nz = np.flatnonzero(pc)
+                ps = dict(zip([ALL_PATTERNS[i] for i in nz.tolist()], pc[nz].tolist(), strict=True))
                 if s in self.constrained:
                     hs = np.flatnonzero(self.tables[s].ph.sum(axis=0))
                     hcp = (int(hs[0]), int(hs[-1])) if len(hs) else None
@@ -671,6 +677,8 @@ class Joint:
                     hs = np.flatnonzero(d)
                     hcp = (int(hs[0]), int(hs[-1]))
                 views[s] = SeatView(s, hcp, ps)
+                if s in self.free:
+                    free_view = views[s]
             if self.deals == 0:
                 for s in self.unseen_seats:
                     views[s] = SeatView(s, None, {})

@@ -370,3 +370,24 @@ def test_seats_that_say_the_same_share_what_is_seen_and_lose_nothing(inferencer)
         assert a.proven and b.proven
         assert a.hcp == b.hcp and set(a.patterns) == set(b.patterns), s
     assert set(shared.seat("N").patterns) == set(shared.seat("E").patterns)
+
+
+def test_a_small_budget_leaves_items_open_but_never_excludes():
+    """Four seats of at most 14 HCP between them hold all 40 (the exact-tail case above, and
+    West at most 0): with almost no budget, what is not proven is still reported possible
+    (the outer bound), listed as not proven; with the default, everything is proven and the
+    answers lie inside the small budget's."""
+    f = {s: parse("hcp <= 14") for s in "NES"} | {"W": parse("hcp <= 3")}
+    small, full = Joint(f, budget=0.01), Joint(f)
+    for s in "NESW":
+        a, b = small.seat(s), full.seat(s)
+        assert b.proven
+        assert a.hcp[0] <= b.hcp[0] and b.hcp[1] <= a.hcp[1]
+        assert set(b.patterns) <= set(a.patterns)
+        if not a.proven:
+            assert a.unproven
+    assert not all(small.seat(s).proven for s in "NESW")
+    # by hand: West holds 0-3, so the others hold 37-40 between them, at most 14 each:
+    # each holds at least 37 - 28 = 9, and West at least 40 - 42 < 0, so 0
+    assert full.seat("W").hcp == (0, 3)
+    assert all(full.seat(s).hcp == (9, 14) for s in "NES")

@@ -178,6 +178,8 @@ def test_an_empty_hand_is_an_error_not_ignored(run):
     ["infer", "--json", "1S", "--dealer", "Q"],
     ["bid", "--json", "AKQ.AKQ.AKQ.AKQ"],
     ["check-system", "--json", "--no-such-option"],
+    ["infer", "--json", "--budget", "0", "1S"],
+    ["infer", "--json", "--budget", "nan", "1S"],
 ])
 def test_every_commands_json_error_is_a_json_object(run, argv, capsys):
     try:
@@ -395,3 +397,24 @@ def test_the_largest_numbers_allowed_are_counted_exactly():
     # 10^12 hcp - 10^6 S >= -10^6  <=>  hcp >= 1 or S <= 1: no 64-bit overflow on the way
     big = solve(parse("hcp * 1000000 * 1000000 - S * 1000000 >= -1000000"))
     assert big.hands == solve(parse("hcp >= 1 or S <= 1")).hands
+
+
+def test_the_budget_reaches_the_inferencer(monkeypatch, capsys):
+    """--budget is the Inferencer's budget (checked: positive, finite, at most 600)."""
+    import canary_infer.infer as infer_module
+
+    seen = []
+    real = infer_module.Inferencer
+
+    def spy(*a, **k):
+        seen.append(k.get("budget"))
+        return real(*a, **k)
+
+    monkeypatch.setattr(infer_module, "Inferencer", spy)
+    assert main(["infer", "--json", "--budget", "0.25", "2S"]) == 0
+    assert seen == [0.25]
+    for bad in ("-1", "inf", "601", "soon"):
+        with pytest.raises(SystemExit) as e:
+            main(["infer", "--budget", bad, "2S"])
+        assert e.value.code == 2
+    capsys.readouterr()
