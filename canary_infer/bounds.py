@@ -23,7 +23,14 @@ Three steps, each sound on its own:
 
 The time is counted in work, not read off a clock, so that the same question gets the same
 answer on a busy machine as on an idle one: a drawing attempt costs :data:`TRY_COST` per deal
-tried (about what a try takes here), a CP-SAT solve its deterministic time.
+tried (about what a try takes here), the first draw :data:`DRAW_COST`, the CP-SAT model's
+build :data:`BUILD_COST`, a solve its deterministic time (:data:`LP_WALL` times that with the
+linear relaxation, which the deterministic time under-counts), so that the budget
+(``canary_infer.DEFAULT_BUDGET``, ``--budget``) is close to the seconds the answer takes.
+
+Seats whose calls say the same (the same formula, or both free) are interchangeable: their
+hands swapped in a consistent deal give a consistent deal, so they share what is seen and
+one of them is searched for.
 """
 
 from __future__ import annotations
