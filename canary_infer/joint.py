@@ -555,7 +555,8 @@ class Joint:
             n_q = np.zeros((14, 14, 14, 14))
             n_q[tuple(PAT_LENGTHS[ph > 0].T)] = ph[ph > 0]
             for si in range(4):
-                n_q = np.tensordot(n_q, _HYPER[int(u[si])], axes=([0], [0]))  # the axis moves last
+                # (einsum, not tensordot: a BLAS call wakes OpenBLAS's threads, which then spin)
+                n_q = np.einsum("a...,ae->...e", n_q, _HYPER[int(u[si])])
             free = n_q[tuple(PAT_LENGTHS.T)]
             out = {x: ph.astype(float)}
             for s in self.free:
