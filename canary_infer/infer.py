@@ -445,8 +445,11 @@ class Inferencer:
             h = inf.hands[seat]
             if h.known or not h.consistent:
                 continue
-            res = self._solve_chain(formulas[seat], avail)
-            h.slam = slam_facts(formulas[seat], inf.trump, avail, res.patterns)
+            key = ("slam", formulas[seat], inf.trump, avail)
+            if key not in self._cache:  # the same calls and trump give the same facts
+                res = self._solve_chain(formulas[seat], avail)
+                self._cache[key] = slam_facts(formulas[seat], inf.trump, avail, res.patterns)
+            h.slam = self._cache[key]
 
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""

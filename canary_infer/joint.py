@@ -552,12 +552,13 @@ class Joint:
             (x,) = self.constrained
             u = self._u_lengths()
             ph = self.tables[x].ph.sum(axis=1)
-            n_q = np.zeros((14, 14, 14, 14))
-            n_q[tuple(PAT_LENGTHS[ph > 0].T)] = ph[ph > 0]
+            # a free seat's pattern q after X's pattern p: per suit, q_s of the u_s - p_s cards
+            # X leaves; summed over X's patterns, from the pairs (p, q) directly (X has few)
+            nz = np.flatnonzero(ph)
+            w = np.repeat(ph[nz][:, None], len(ALL_PATTERNS), axis=1)
             for si in range(4):
-                # (einsum, not tensordot: a BLAS call wakes OpenBLAS's threads, which then spin)
-                n_q = np.einsum("a...,ae->...e", n_q, _HYPER[int(u[si])])
-            free = n_q[tuple(PAT_LENGTHS.T)]
+                w *= _HYPER[int(u[si])][PAT_LENGTHS[nz, si]][:, PAT_LENGTHS[:, si]]
+            free = w.sum(axis=0)
             out = {x: ph.astype(float)}
             for s in self.free:
                 out[s] = free
