@@ -200,7 +200,7 @@ class _Search:
         if seat not in self.pools:
             by_pat = self.table(seat).ph.sum(axis=1)
             weight = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
-            self.pools[seat] = np.concatenate([self.hands(seat, 4096), self.hands(seat, 4096, weight)])
+            self.pools[seat] = np.concatenate([self.hands(seat, POOL), self.hands(seat, POOL, weight)])
         return self.pools[seat]
 
     def _disjoint_pairs(self, masks: np.ndarray, hb: np.ndarray, tries: int) -> tuple[np.ndarray, np.ndarray]:
@@ -396,6 +396,7 @@ BUILD_COST = 0.12  # the work of building the whole-deal CP-SAT model for four u
 LP_WALL = 2.0  # a solve with the linear relaxation takes about this many times its deterministic time
 DRAW_COST = 0.25  # the work of the outer bound and the first DRAW_TRIES deals dealt
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
+POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
 FRONTIER = 256  # the deals swaps start from in one round, at most
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
 

@@ -555,10 +555,17 @@ class Joint:
             # a free seat's pattern q after X's pattern p: per suit, q_s of the u_s - p_s cards
             # X leaves; summed over X's patterns, from the pairs (p, q) directly (X has few)
             nz = np.flatnonzero(ph)
-            w = np.repeat(ph[nz][:, None], len(ALL_PATTERNS), axis=1)
-            for si in range(4):
-                w *= _HYPER[int(u[si])][PAT_LENGTHS[nz, si]][:, PAT_LENGTHS[:, si]]
-            free = w.sum(axis=0)
+            if len(nz) <= 64:
+                w = np.repeat(ph[nz][:, None], len(ALL_PATTERNS), axis=1)
+                for si in range(4):
+                    w *= _HYPER[int(u[si])][PAT_LENGTHS[nz, si]][:, PAT_LENGTHS[:, si]]
+                free = w.sum(axis=0)
+            else:  # many: suit by suit over the grid of lengths (einsum: no BLAS threads)
+                n_q = np.zeros((14, 14, 14, 14))
+                n_q[tuple(PAT_LENGTHS[nz].T)] = ph[nz]
+                for si in range(4):
+                    n_q = np.einsum("a...,ae->...e", n_q, _HYPER[int(u[si])])
+                free = n_q[tuple(PAT_LENGTHS.T)]
             out = {x: ph.astype(float)}
             for s in self.free:
                 out[s] = free
