@@ -758,9 +758,8 @@ class SeatTable:
                 w = np.where((idx >= 0) & fits, back[k + 1][np.maximum(idx, 0)], 0.0) * step.counts[None, :]
             else:
                 w = np.zeros(new.shape)
-                pos = {int(u): i for i, u in enumerate(uniq)}
                 for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
-                    w[np.fromiter((pos[int(x)] for x in r), np.int64, len(r))[:, None], cs[None, :]] = ww
+                    w[np.searchsorted(uniq, r)[:, None], cs[None, :]] = ww  # uniq is sorted
                 idx = None
             pick = _pick_rows(w, inv, rng.random(n))
             chosen[:, k] = pick
@@ -793,9 +792,11 @@ def _pick_rows(w: np.ndarray, inv: np.ndarray, u: np.ndarray) -> np.ndarray:
     [0, 2, 1]
     """
     cum = np.cumsum(w, axis=1)
-    tot = cum[:, -1:]
-    flat = (np.divide(cum, tot, out=np.zeros_like(cum), where=tot > 0) + np.arange(len(w))[:, None]).ravel()
-    pos = np.searchsorted(flat, inv + u, side="right") - inv * w.shape[1]
+    tot = cum[:, -1:].copy()
+    np.divide(cum, tot, out=cum, where=tot > 0)  # in place: w can be large
+    cum[(tot <= 0).ravel()] = 0.0
+    cum += np.arange(len(w), dtype=np.float64)[:, None]
+    pos = np.searchsorted(cum.ravel(), inv + u, side="right") - inv * w.shape[1]
     return np.minimum(pos, w.shape[1] - 1)
 
 
