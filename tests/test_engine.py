@@ -165,3 +165,16 @@ def test_drawing_a_column_by_weight_matches_comparing_every_column():
         got = _pick_rows(w, inv, u)
         assert (got == brute).all()
         assert (w[inv, got] > 0).all()
+
+
+def test_a_table_with_no_hand_samples_none():
+    """Eight hearts asked of a seat that can only get seven of them: the table holds no hand,
+    and sampling from it answers None (it used to fail on the empty last level)."""
+    import numpy as np
+
+    from canary_infer.engine import build_seat
+
+    mine = Hand.from_pbn("AKQJ.AKQJ32.A.32")  # six hearts here: seven are left unseen
+    t = build_seat(parse("H >= 8"), Available.excluding(mine))
+    assert t is not None and t.hands == 0
+    assert t.sample(10, np.random.default_rng(0)) is None
