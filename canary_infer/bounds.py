@@ -24,7 +24,7 @@ Three steps, each sound on its own:
 The time is counted in work, not read off a clock, so that the same question gets the same
 answer on a busy machine as on an idle one: a drawing attempt costs :data:`TRY_COST` per deal
 tried (about what a try takes here), the first draw :data:`DRAW_COST`, the CP-SAT model's
-build :data:`BUILD_COST`, a solve its deterministic time (:data:`LP_WALL` times that with the
+build :data:`BUILD_COST` per constraint, a solve its deterministic time (:data:`LP_WALL` times that with the
 linear relaxation, which the deterministic time under-counts), so that the budget
 (``canary_infer.DEFAULT_BUDGET``, ``--budget``) is close to the seconds the answer takes.
 
@@ -392,7 +392,7 @@ _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
 TAIL_COST = 0.3  # the work of one exact_tail (up to four tables built on 26 cards)
-BUILD_COST = 0.12  # the work of building the whole-deal CP-SAT model for four unseen seats
+BUILD_COST = 3e-5  # the work of building one constraint of the whole-deal CP-SAT model
 LP_WALL = 2.0  # a solve with the linear relaxation takes about this many times its deterministic time
 DRAW_COST = 0.25  # the work of the outer bound and the first DRAW_TRIES deals dealt
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
@@ -509,7 +509,7 @@ class DealModel:
         from .cpsat import HandModel
 
         self.cp = cp_model
-        self.spent = BUILD_COST * len(j.unseen_seats) / 4  # the work so far: the build, then the solves
+        self.spent = 0.0  # the work so far: the build (set below), then the solves
         self.known = j.known[0] if j.known is not None else None
         self.unseen = j.unseen
         self.deal: np.ndarray | None = None  # the last solve's witness deal, if it found one
@@ -549,6 +549,7 @@ class DealModel:
         for s, f in j.formulas.items():
             if s in self.hands:
                 m.Add(self.hands[s].literal(f) == 1)
+        self.spent = BUILD_COST * len(m.Proto().constraints)
 
     def _solve(self, assumptions, objective=None, time_limit=1.0, linearization: int = 0):
         from .cpsat import _solver
@@ -721,6 +722,14 @@ def joint_views(j) -> dict:
             model = DealModel(j)
         return model
 
+    def worth_cp() -> bool:
+        """Whether the budget left allows a CP-SAT question, the model's build counted (a
+        solve loads the model whatever its limit, so a sliver of budget buys nothing)."""
+        if left() <= 0.2:
+            return False
+        cp()
+        return left() > 0.1
+
     def left() -> float:
         return j.budget - spent[0] - (model.spent if model is not None else 0.0)
 
@@ -835,7 +844,7 @@ def joint_views(j) -> dict:
             if lengths_exact or i in seen_p[s]:
                 keep.append(i)
                 continue
-            decided = cp().pattern_possible(s, ALL_PATTERNS[i], min(1.0, left())) if left() > 0.2 else None
+            decided = cp().pattern_possible(s, ALL_PATTERNS[i], min(1.0, left())) if worth_cp() else None
             if decided is False:
                 continue
             if decided:
@@ -850,7 +859,7 @@ def joint_views(j) -> dict:
         for sense, value, done in hcp_bounds[s]:
             done = done or value == (seen_lo.get(s) if sense == "min" else seen_hi.get(s))  # seen since
             if not done:
-                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value) if left() > 0.2 else None
+                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value) if worth_cp() else None
                 if exact is not None:
                     value = exact
                     if model.deal is not None:
