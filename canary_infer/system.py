@@ -1619,6 +1619,8 @@ class _Loader:
         rest = parts[2] if len(parts) > 2 else ""
         while rest.strip():
             m = _PATTERN_TOKEN.match(rest.strip())
+            if m is None:
+                self.fail(path, no, f"expected the calls the tree's lines attach to, got '{rest.strip()[:20]}'")
             tok = m.group(1)
             rest = rest.strip()[len(tok):]
             try:
@@ -1635,6 +1637,8 @@ class _Loader:
 
     def _call(self, parent: RuleNode, body, path, no) -> RuleNode:
         m = _PATTERN_TOKEN.match(body)
+        if m is None:  # a quoted meaning or a reference with no call before it
+            self.fail(path, no, f"expected a call (such as 1S, or (*e for e in suits)), got '{body[:20]}'")
         tok = m.group(1)
         rest = body[len(tok):]
         inner = re.fullmatch(r"\(\s*(\S+)\s+((?:for|if)\s.*)\)", tok)

@@ -418,3 +418,21 @@ def test_the_budget_reaches_the_inferencer(monkeypatch, capsys):
             main(["infer", "--budget", bad, "2S"])
         assert e.value.code == 2
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("text,line", [
+    ('tree opening\n  "a meaning with no call"\n', 2),
+    ('tree opening\n  [A9]\n', 2),
+    ('tree opening\n  1S  "one spade"  [A1]\n      = S >= 4\n    "a reply with no call"\n', 4),
+    ('tree opening "1S"\n', 1),
+])
+def test_a_tree_line_without_a_call_is_refused_with_its_line(tmp_path, text, line):
+    """Found by the fuzz run: a tree line starting with a quoted meaning or a reference
+    raised AttributeError instead of saying which line lacks its call."""
+    from canary_infer.system import SystemFileError, load_system
+
+    p = tmp_path / "nocall.canary"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemFileError) as e:
+        load_system([p])
+    assert e.value.line == line and "expected" in str(e.value)
