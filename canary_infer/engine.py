@@ -754,8 +754,9 @@ class SeatTable:
             used = _used(keys, self.layout.low)
             if k < 3:
                 fits = (used[:, None] + step.length[None, :]) <= 13
-                idx = self._next(k, new.ravel()).reshape(new.shape)
-                w = np.where((idx >= 0) & fits, back[k + 1][np.maximum(idx, 0)], 0.0) * step.counts[None, :]
+                idx = np.full(new.shape, -1, np.int64)
+                idx[fits] = self._next(k, new[fits])  # only the holdings that fit in 13 cards
+                w = np.where(idx >= 0, back[k + 1][np.maximum(idx, 0)], 0.0) * step.counts[None, :]
             else:
                 w = np.zeros(new.shape)
                 for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
