@@ -645,10 +645,11 @@ def joint_views(j) -> dict:
     # of them is searched for (the others' views are copies).
     twins = {s: [t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)] for s in j.unseen_seats}
     lead = [s for s in j.unseen_seats if twins[s][0] == s]
-    seen_p: dict[str, dict[int, float]] = {}
+    seen_p: dict[str, dict[int, float]] = {}  # one dict per set of twins
     for s in lead:
+        shared: dict[int, float] = {}
         for t in twins[s]:
-            seen_p[t] = seen_p.get(s, {})
+            seen_p[t] = shared
     seen_lo: dict[str, int] = {}
     seen_hi: dict[str, int] = {}
     free = [SEATS.index(s) for s in j.free]

@@ -18,13 +18,12 @@ unsatisfiable core), the HCP extremes, whether a given pattern is possible.
 from __future__ import annotations
 
 import time
-from functools import cache
 from itertools import permutations
 
 from ortools.sat.python import cp_model
 
 from .cards import RANKS, SUITS, Hand
-from .engine import Available
+from .engine import Available, class_table
 from .expr import And, Cmp, Feat, Node, Not, Or, Pattern, Shape
 from .features import BIT, FEATURES, SMALL_CARDS, TOP
 
@@ -35,13 +34,7 @@ DEFAULT_SECONDS = 60.0
 CLASSES: tuple[tuple[int, int], ...] = tuple(
     (n, mask) for n in range(14) for mask in range(64) if 0 <= n - bin(mask).count("1") <= SMALL_CARDS)
 """The holding classes of a suit, (length, mask of the top cards held), in the model's order."""
-
-
-@cache
-def _class_values(name: str) -> tuple[int, ...]:
-    """A feature's value on each holding class of :data:`CLASSES`."""
-    f = FEATURES[name]
-    return tuple(f.per_suit(n, mask) for n, mask in CLASSES)
+_CLASS_INDEX = [n * 64 + mask for n, mask in CLASSES]  # their places in engine.class_table
 
 
 class SolverTimeout(RuntimeError):
@@ -102,7 +95,7 @@ class HandModel:
             m.Add(var == expr)
         else:
             var = m.NewIntVar(f.lo, f.hi, f"{name}_{suit}")
-            coef = _class_values(name)
+            coef = class_table(name)[_CLASS_INDEX].tolist()  # the feature's value per class
             bs = self._classes(suit)
             nz = [i for i, c in enumerate(coef) if c]
             m.Add(var == cp_model.LinearExpr.WeightedSum([bs[i] for i in nz], [coef[i] for i in nz]))

@@ -794,8 +794,7 @@ def _pick_rows(w: np.ndarray, inv: np.ndarray, u: np.ndarray) -> np.ndarray:
     """
     cum = np.cumsum(w, axis=1)
     tot = cum[:, -1:].copy()
-    np.divide(cum, tot, out=cum, where=tot > 0)  # in place: w can be large
-    cum[(tot <= 0).ravel()] = 0.0
+    np.divide(cum, tot, out=cum, where=tot > 0)  # in place: w can be large (a row of no weight stays 0)
     cum += np.arange(len(w), dtype=np.float64)[:, None]
     pos = np.searchsorted(cum.ravel(), inv + u, side="right") - inv * w.shape[1]
     return np.minimum(pos, w.shape[1] - 1)
