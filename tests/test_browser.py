@@ -136,6 +136,10 @@ def test_own_hand_and_a_shared_link(page):
     box.clear()
     box.send_keys("S:KQ2.A87.QJ54.962")
     by_css(driver, "#hand-submit")[0].click()
+    # the form's submission loads a new page: wait for it (a loaded machine can be slow)
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(lambda d: "hand=" in d.current_url and by_css(d, "#seat-S h2"))
     assert "(your hand)" in by_css(driver, "#seat-S h2")[0].text
     check_seats_against_infer(driver, infer_json("1S", "--hand", "S:KQ2.A87.QJ54.962", "--prob"))
     assert "consistent with the auction and your hand" in by_css(driver, "#probabilities")[0].text
