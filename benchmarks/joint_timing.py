@@ -3,12 +3,18 @@
     python benchmarks/joint_timing.py                       # the benchmark list, plus P P P P
     python benchmarks/joint_timing.py CASES.json [MORE...]  # and the auctions of case files
     python benchmarks/joint_timing.py --json
+    python benchmarks/joint_timing.py --fresh CASES.json    # each auction as a single run has it
 
 Each auction is answered by one ``Inferencer`` (as ``canary-infer infer`` answers a batch),
 with every seat's answer joint (the whole deal), and then again with each seat answered from
 its own calls alone (the cheaper, sound answer a round trip uses): the ratio of the two is
 what the deal-level work costs, measured in the same run on the same machine.  Reported: the
 total, the auctions over one second, the slowest, and how many items are left not proven.
+
+With ``--fresh`` each auction is answered by a new ``Inferencer`` instead (nothing built
+for an earlier auction: what one ``canary-infer infer AUCTION`` process does after its
+imports), in process time, with the work the deal-level search counted against its budget
+(the seats' tables included) beside it.
 
 A case file is a JSON list of objects with an ``auction`` (and optionally a ``dealer``), as
 the conformance checker's cases are; it is read only from the path given.
@@ -49,24 +55,43 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="*", help="JSON case files whose auctions are added")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--fresh", action="store_true",
+                    help="a new Inferencer for each auction, timed in process time, with the work counted")
     a = ap.parse_args()
     joint, alone = Inferencer(), Inferencer()
     joint.infer(Auction.parse("1S"), joint=True)  # imports and the system, outside the timing
+    joint.infer(Auction.parse("1S X 2S"), joint=True)  # and the deal-level search's (CP-SAT's when used)
+    counted = {}
+    if a.fresh:
+        from canary_infer import bounds
+
+        views = bounds.joint_views
+
+        def spy(j):
+            out = views(j)
+            counted["work"] = j.work
+            return out
+
+        bounds.joint_views = spy
+    clock = time.process_time if a.fresh else time.perf_counter
     rows = []
     for text, dealer in auctions(a.cases):
         try:
             auction = Auction.parse(text, dealer=dealer)
         except AuctionError:
             continue
-        t = time.perf_counter()
+        counted.clear()
+        if a.fresh:
+            joint, alone = Inferencer(), Inferencer()
+        t = clock()
         r = joint.infer(auction, joint=True)
-        tj = time.perf_counter() - t
-        t = time.perf_counter()
+        tj = clock() - t
+        t = clock()
         alone.infer(auction, joint=False)
-        ta = time.perf_counter() - t
+        ta = clock() - t
         unproven = sum(len(h.as_json().get("unproven") or []) for h in r.hands.values())
         rows.append({"auction": text, "dealer": dealer, "joint_s": round(tj, 3), "alone_s": round(ta, 3),
-                     "unproven": unproven})
+                     "unproven": unproven, "work": round(counted["work"], 3) if "work" in counted else None})
     total_j = sum(r["joint_s"] for r in rows)
     total_a = sum(r["alone_s"] for r in rows)
     report = {"auctions": len(rows), "joint_total_s": round(total_j, 1), "alone_total_s": round(total_a, 1),
@@ -81,7 +106,8 @@ def main() -> int:
           f"{report['alone_total_s']} s (ratio {report['ratio_joint_over_alone']}); "
           f"{len(report['over_1s'])} over 1 s; {report['unproven_items']} items not proven")
     for r in report["slowest"]:
-        print(f"  {r['joint_s']:6.2f} s  (alone {r['alone_s']:.2f} s, {r['unproven']} not proven)  "
+        work = f", {r['work']:.2f} counted" if r["work"] is not None else ""
+        print(f"  {r['joint_s']:6.2f} s  (alone {r['alone_s']:.2f} s, {r['unproven']} not proven{work})  "
               f"{r['dealer']}: {r['auction']}")
     return 0
 

@@ -18,15 +18,21 @@ Three steps, each sound on its own:
    and checked), and swaps tried from what they find.
 3. *What is left* is decided by the card-level CP-SAT model of the whole deal (four hands of
    52 booleans each): a feasible answer is a witness (and where swaps start), an infeasible
-   one a proof.  Anything
-   still open when the time runs out is reported as possible and listed as not proven.
+   one a proof.  Anything still open when the budget runs out is reported as possible and
+   listed as not proven.
 
-The time is counted in work, not read off a clock, so that the same question gets the same
-answer on a busy machine as on an idle one: a drawing attempt costs :data:`TRY_COST` per deal
-tried (about what a try takes here), the first draw :data:`DRAW_COST`, the CP-SAT model's
-build :data:`BUILD_COST` per constraint, a solve its deterministic time (:data:`LP_WALL` times that with the
-linear relaxation, which the deterministic time under-counts), so that the budget
-(``canary_infer.DEFAULT_BUDGET``, ``--budget``) is close to the seconds the answer takes.
+The budget (``canary_infer.DEFAULT_BUDGET``, ``--budget``) bounds the whole answer, and is
+counted in work, not read off a clock, so that the same question gets the same answer on a
+busy machine as on an idle one.  Each piece counts about the seconds it takes here:
+
+* the constrained seats' tables, their ``SeatTable.work`` (however they were come by), and
+  each table an exact tail builds on the cards left, the same way (plus :data:`TAIL_COST`);
+* the outer bound and the first draw, :data:`DRAW_COST`;
+* a drawing attempt, :data:`TRY_COST` per deal tried; a pool of hands, :data:`HAND_COST` per
+  hand; a round of swaps, :data:`SWAP_COST` per swap looked at;
+* the CP-SAT model's build, :data:`BUILD_COST` per constraint; a solve, its deterministic time
+  (:data:`LP_WALL` times that with the linear relaxation, which the deterministic time
+  under-counts, and its limit set so that the count stays within the budget).
 
 Seats whose calls say the same (the same formula, or both free) are interchangeable: their
 hands swapped in a consistent deal give a consistent deal, so they share what is seen and
@@ -112,6 +118,10 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
             own[s] = own_free
     out = {}
     for s in j.unseen_seats:
+        twin = next((t for t in out if j.formulas.get(t) == j.formulas.get(s)), None)
+        if twin is not None:  # the same calls, the same others: the same bound
+            out[s] = tuple(x.copy() for x in out[twin])
+            continue
         others = [o for o in j.unseen_seats if o != s]
         fixed = [o for o in others if o in j.constrained]
         loose = [o for o in others if o not in j.constrained]
@@ -162,6 +172,7 @@ class _Search:
 
         self.j, self.rng, self.holds = j, rng, holds
         self.pools: dict[str, np.ndarray] = {}
+        self.spent = 0.0  # the work of the pools and tail tables (the attempts are counted by the caller)
         self._free_table = None
         total = math.comb(int(j.unseen.sum()), 13)
         self.tight = [s for s in sorted(j.constrained, key=lambda s: j.tables[s].hands)
@@ -201,6 +212,7 @@ class _Search:
             by_pat = self.table(seat).ph.sum(axis=1)
             weight = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
             self.pools[seat] = np.concatenate([self.hands(seat, POOL), self.hands(seat, POOL, weight)])
+            self.spent += 2 * POOL * HAND_COST
         return self.pools[seat]
 
     def _disjoint_pairs(self, masks: np.ndarray, hb: np.ndarray, tries: int) -> tuple[np.ndarray, np.ndarray]:
@@ -366,6 +378,7 @@ class _Search:
             table = build_seat(j.formulas.get(drawer, TRUE), avail)
             if table is None:
                 continue
+            self.spent += table.work
             cls = table.sample(draws, self.rng, pat_ok, hcp_ok)
             if cls is None:
                 continue
@@ -391,12 +404,13 @@ _TYPE_FIRST = np.tile(np.array([0, 1, 2, 3, 4, 5, 6]), 4) + _TYPE_SUIT * 13
 _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
-TAIL_COST = 0.3  # the work of one exact_tail (up to four tables built on 26 cards)
+TAIL_COST = 0.03  # the work of one exact_tail besides the tables it builds (counted as built)
 BUILD_COST = 3e-5  # the work of building one constraint of the whole-deal CP-SAT model
 LP_WALL = 2.0  # a solve with the linear relaxation takes about this many times its deterministic time
 DRAW_COST = 0.25  # the work of the outer bound and the first DRAW_TRIES deals dealt
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
+HAND_COST = 4e-6  # the work of one hand drawn from a table and placed (for the pools: 0.02-0.08 s each)
 FRONTIER = 256  # the deals swaps start from in one round, at most
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
 
@@ -564,8 +578,9 @@ class DealModel:
         solver = _solver()
         solver.parameters.linearization_level = linearization
         # a deterministic limit: the same answer whatever the machine's load (the wall-clock
-        # limit is only a guard against a machine far slower than this one)
-        solver.parameters.max_deterministic_time = max(0.05, time_limit)
+        # limit is only a guard against a machine far slower than this one); with the linear
+        # relaxation, counted as below, so that the solve's work stays within the limit
+        solver.parameters.max_deterministic_time = max(0.05, time_limit / (LP_WALL if linearization else 1.0))
         solver.parameters.max_time_in_seconds = 10 * max(0.05, time_limit) + 5
         st = solver.Solve(m)
         # with the linear relaxation, a solve takes about twice its deterministic time (the
@@ -732,7 +747,7 @@ def joint_views(j) -> dict:
         return left() > 0.1
 
     def left() -> float:
-        return j.budget - spent[0] - (model.spent if model is not None else 0.0)
+        return j.budget - j.table_work - spent[0] - search.spent - (model.spent if model is not None else 0.0)
 
     def attempt(held, tries: int = 96):
         spent[0] += tries * TRY_COST
@@ -870,6 +885,7 @@ def joint_views(j) -> dict:
             bounds.append(value)
         pats = {ALL_PATTERNS[i]: seen_p[s].get(i, 0.0) for i in keep}
         views[s] = SeatView(s, (bounds[0], bounds[1]), pats, proven=not unproven, unproven=unproven)
+    j.work = j.budget - left()  # the work counted for the answer (at most the budget, but for the last step)
     for s in j.unseen_seats:  # a twin's view is its leader's
         v = views[twins[s][0]]
         if s not in views:

@@ -1055,8 +1055,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="deals drawn for estimates where they are not exact (default 20000; at most 100 N "
                          "are dealt, so deals rarer than that give fewer)")
     pi.add_argument("--budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
-                    help="work allowed, per auction, for proving the joint answer when two or more unseen "
-                         f"seats are constrained (default {DEFAULT_BUDGET:g}): every bound and pattern shown "
+                    help="work allowed, per auction, for the joint answer when two or more unseen seats "
+                         "are constrained, their tables and the search for proofs together "
+                         f"(default {DEFAULT_BUDGET:g}): every bound and pattern shown "
                          "is then attained by a deal the engine found, or refuted; what the budget leaves "
                          "open is kept as possible and listed as not proven. Counted in work, not read "
                          "off a clock, so the answer does not depend on the machine's load")

@@ -624,7 +624,9 @@ class SeatTable:
         shape = tuple(int(lay.caps[j]) + 1 for j in self.aux_cols) + (NHCP,)
         aux = np.zeros(int(np.prod(shape))) if self.aux_cols else None
         counts = self.counts[3]
+        last = 0
         for r, pidx, _, new, w in self._blocks():
+            last += new.size
             completions[r] += w.sum(axis=1)
             if aux is not None:
                 new = self.shaper.final(new)
@@ -638,6 +640,7 @@ class SeatTable:
                     code = code * (int(lay.caps[j]) + 1) + np.minimum(lay.column(new, j).ravel(), int(lay.caps[j]))
                 aux += np.bincount(code * NHCP + h, weights=pc, minlength=len(aux))
         self.ph = ph.reshape(len(ALL_PATTERNS), NHCP)
+        self.work = getattr(self, "work", 0.0) + TABLE_BASE + LAST_COST * last
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
 
@@ -700,37 +703,57 @@ class SeatTable:
         ck = (None if pat_ok is None else pat_ok.tobytes(), None if hcp_ok is None else hcp_ok.tobytes())
         if ck in self._backward:
             return self._backward[ck]
-        prefix_ok = None
-        if pat_ok is not None:  # only the states on the way to an allowed pattern
-            prefix_ok = []
-            for k in range(4):
-                a = np.zeros(1 << 16, bool)
-                a[PAT_CODE[pat_ok > 0] & _PREFIX_MASK[k]] = True
-                prefix_ok.append(a)
-        b3 = np.zeros(len(self.keys[3]))
-        rows3 = None if prefix_ok is None else np.flatnonzero(prefix_ok[3][self.keys[3] >> self.layout.low])
-        for r, _, _, _, w in self._blocks(rows3, pat_ok, hcp_ok):
-            b3[r] += w.sum(axis=1)
+        if hcp_ok is None:
+            # a third-suit state's pattern is settled (the last suit takes the cards left), so a
+            # condition on the pattern alone scales the completions that finish() counted
+            keys3 = self.keys[3]
+            b3 = self.completions.copy()
+            if pat_ok is not None:
+                pidx = CODE_TO_PAT[(keys3 >> self.layout.low) + 13 - _used(keys3, self.layout.low)]
+                b3 *= np.where(pat_ok > 0, pat_ok, 0)[pidx]
+        else:
+            b3 = np.zeros(len(self.keys[3]))
+            rows3 = None
+            if pat_ok is not None:  # only the states of an allowed pattern
+                on_way = np.zeros(1 << 16, bool)
+                on_way[PAT_CODE[pat_ok > 0] & _PREFIX_MASK[3]] = True
+                rows3 = np.flatnonzero(on_way[self.keys[3] >> self.layout.low])
+            for r, _, _, _, w in self._blocks(rows3, pat_ok, hcp_ok):
+                b3[r] += w.sum(axis=1)
         out = [b3]
-        for k in (2, 1, 0):
-            keys, step, later = self.keys[k], self.steps[k], out[0]
+        for k in (2, 1, 0):  # a state not on the way to an allowed pattern completes in 0 ways
+            rows, cols, nxt, _ = self._transitions(k)
+            out.insert(0, np.bincount(rows, weights=out[0][nxt] * self.steps[k].counts[cols],
+                                      minlength=len(self.keys[k])))
+        self._backward[ck] = out
+        return out
+
+    def _transitions(self, k: int):
+        """The moves from level k to level k+1, computed once (every sample and every
+        condition's backward pass needs them): (state, contribution, next state) for each
+        holding that fits and leads to a kept state, sorted by state, and each state's first
+        move (an offset into them, one more entry than states)."""
+        memo = self.__dict__.setdefault("_moves", {})  # shared with restrict()'s copies: the states are the same
+        if k not in memo:
+            keys, step = self.keys[k], self.steps[k]
             used = _used(keys, self.layout.low)
-            b = np.zeros(len(keys))
-            on_way = np.ones(len(keys), bool) if prefix_ok is None else prefix_ok[k][keys >> self.layout.low]
+            parts = []
             for n in unique(step.length):
-                rows = np.flatnonzero((used <= 13 - n) & on_way)
+                rows = np.flatnonzero(used <= 13 - n)
                 cs = np.flatnonzero(step.length == n)
-                if len(rows) == 0:
-                    continue
                 per = max(1, _PAIRS // len(cs))
                 for i in range(0, len(rows), per):
                     r = rows[i:i + per]
-                    idx = self._next(k, (keys[r][:, None] + step.keys[cs][None, :]).ravel()).reshape(len(r), len(cs))
-                    v = np.where(idx >= 0, later[np.maximum(idx, 0)], 0.0) * step.counts[cs][None, :]
-                    b[r] += v.sum(axis=1)
-            out.insert(0, b)
-        self._backward[ck] = out
-        return out
+                    idx = self._next(k, (keys[r][:, None] + step.keys[cs][None, :]).ravel())
+                    ok = idx >= 0
+                    parts.append((np.repeat(r, len(cs))[ok], np.tile(cs, len(r))[ok], idx[ok]))
+            rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+            order = np.argsort(rows, kind="stable")
+            rows = rows[order].astype(np.int32)
+            cols = (np.concatenate([p[1] for p in parts])[order] if parts else rows).astype(np.int32)
+            nxt = (np.concatenate([p[2] for p in parts])[order] if parts else rows).astype(np.int32)
+            memo[k] = (rows, cols, nxt, np.searchsorted(rows, np.arange(len(keys) + 1)))
+        return memo[k]
 
     def sample(self, n: int, rng: np.random.Generator, pat_ok=None, hcp_ok=None) -> np.ndarray | None:
         """n hands drawn uniformly from those satisfying the formula (and the condition), as
@@ -751,12 +774,15 @@ class SeatTable:
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
-            used = _used(keys, self.layout.low)
-            if k < 3:
-                fits = (used[:, None] + step.length[None, :]) <= 13
+            if k < 3:  # the moves of the states drawn, laid out as (state, contribution)
+                _, cols, nxt, first = self._transitions(k)
+                start, size = first[uniq], first[uniq + 1] - first[uniq]
+                at = np.repeat(np.arange(len(uniq)), size)
+                move = np.arange(int(size.sum())) + np.repeat(start - (np.cumsum(size) - size), size)
                 idx = np.full(new.shape, -1, np.int64)
-                idx[fits] = self._next(k, new[fits])  # only the holdings that fit in 13 cards
-                w = np.where(idx >= 0, back[k + 1][np.maximum(idx, 0)], 0.0) * step.counts[None, :]
+                idx[at, cols[move]] = nxt[move]
+                w = np.zeros(new.shape)
+                w[at, cols[move]] = back[k + 1][nxt[move]] * step.counts[cols[move]]
             else:
                 w = np.zeros(new.shape)
                 for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
@@ -821,6 +847,11 @@ def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
+# The work of building a table, in seconds of this machine (fitted over the 196 tables the
+# case lists build): a base, each (state, holding) pair of the first three suits, and each pair
+# of the last suit (where the formula is evaluated).  SeatTable.work is the sum; the deal-level
+# search takes it out of the answer's budget, so that the budget bounds the whole answer.
+TABLE_BASE, PAIR_COST, LAST_COST = 0.005, 3e-8, 1.2e-7
 
 
 def _pairs(keys, counts, used, step: SuitStep, last: bool):
@@ -914,10 +945,12 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     keys = np.zeros(1, np.int64)
     counts = np.ones(1)
     levels_k, levels_c = [keys], [counts]
+    pairs = 0
     for si in range(3):
         used = _used(keys, lay.low)
         out_k, out_c = [], []
         for r, c, new in _pairs(keys, counts, used, steps[si], last=False):
+            pairs += len(new)
             new, ok = shaper(si, new)
             out_k.append(new[ok])
             out_c.append(counts[r[ok]] * steps[si].counts[c[ok]])
@@ -931,6 +964,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     viable_code[PAT_CODE[viable]] = True
     t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
                   evaluate, tuple(plan.index[("aux", name)] for name in aux))
+    t.work = PAIR_COST * pairs
     t.finish()
     return t
 

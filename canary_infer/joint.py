@@ -438,8 +438,9 @@ class Joint:
     ``known``: (seat, hand) for my own hand; ``tables``: single-seat tables already solved
     for these formulas over the unseen cards (they are built when missing); ``seed`` makes the
     sampling behind estimates and witnesses reproducible; ``budget`` bounds, in seconds of work
-    counted (not clocked), the search for witnesses and proofs when two or more unseen seats are
-    constrained."""
+    counted (not clocked), the whole answer when two or more unseen seats are constrained: the
+    constrained seats' tables (their :attr:`SeatTable.work`, counted whether they were built
+    here or before) and the search for witnesses and proofs, which gets what they leave."""
 
     def __init__(self, formulas: dict[str, Node], known: tuple[str, Hand] | None = None,
                  tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = DEFAULT_BUDGET):
@@ -462,6 +463,8 @@ class Joint:
             if t is None:
                 raise ValueError(f"the constraints of {s} are too wide for the packed engine")
             self.tables[s] = t
+        # the tables' work, each table once (seats with the same calls share one)
+        self.table_work = sum({id(t): t.work for t in self.tables.values()}.values())
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
         self._sample_cache: tuple[int, np.ndarray] | None = None

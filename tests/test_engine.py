@@ -178,3 +178,25 @@ def test_a_table_with_no_hand_samples_none():
     t = build_seat(parse("H >= 8"), Available.excluding(mine))
     assert t is not None and t.hands == 0
     assert t.sample(10, np.random.default_rng(0)) is None
+
+
+def test_ways_to_complete_under_a_pattern_condition_match_combinatorics():
+    """SeatTable.backward with a condition on the pattern (allowed patterns, or a weight per
+    pattern, as the witness search asks for) counts, from the empty hand, the hands of those
+    patterns times their weights: for a formula on lengths, sum of prod C(cards left, length)."""
+    import numpy as np
+
+    from canary_infer.engine import build_seat
+
+    mine = Hand.from_pbn("AK2.QJ5.T987.643")
+    left = [13 - len(mine.suit(s)) for s in SUITS]
+    t = build_seat(parse("S >= 4 and H <= 4 and len(C) + len(D) >= 5"), Available.excluding(mine))
+    fits = [p for p in ALL_PATTERNS if p[0] >= 4 and p[1] <= 4 and p[2] + p[3] >= 5]
+    rng = np.random.default_rng(3)
+    for trial in range(6):
+        allowed = rng.random(len(ALL_PATTERNS)) < 0.3
+        pat_ok = allowed if trial % 2 == 0 else np.where(allowed, rng.random(len(ALL_PATTERNS)) + 0.1, 0.0)
+        want = sum(float(pat_ok[i]) * comb(left[0], p[0]) * comb(left[1], p[1]) * comb(left[2], p[2])
+                   * comb(left[3], p[3]) for i, p in enumerate(ALL_PATTERNS) if p in fits)
+        got = t.backward(pat_ok)[0][0]
+        assert abs(got - want) <= 1e-9 * max(1.0, want)

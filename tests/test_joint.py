@@ -10,6 +10,7 @@ import pytest
 from canary_infer.auction import Auction
 from canary_infer.cards import RANKS, SUITS, Deal, Hand
 from canary_infer.expr import TRUE, conj, evaluate, parse
+from canary_infer.infer import Inferencer
 from canary_infer.joint import Joint, classes_of, deal_of
 
 ALL = math.comb(52, 13)
@@ -391,3 +392,38 @@ def test_a_small_budget_leaves_items_open_but_never_excludes():
     # each holds at least 37 - 28 = 9, and West at least 40 - 42 < 0, so 0
     assert full.seat("W").hcp == (0, 3)
     assert all(full.seat(s).hcp == (9, 14) for s in "NES")
+
+
+def test_the_budget_counts_the_tables_however_they_were_come_by():
+    """The budget bounds the whole answer, the seats' tables included: their work is counted
+    whether the Inferencer builds them for this auction or already holds them from its
+    prefixes.  So an auction answered in a fresh Inferencer and in one that has answered its
+    prefixes gets the same answer, even where the budget cuts the search short (and the
+    tables' work is part of what was counted)."""
+    from canary_infer import bounds
+
+    auction = "1H X P 1S"
+    seen = []
+    views = bounds.joint_views
+
+    def spy(j):
+        out = views(j)
+        seen.append((j.table_work, j.work))
+        return out
+
+    for budget in (0.08, 0.3):
+        fresh = Inferencer(budget=budget)
+        warm = Inferencer(budget=budget)
+        for k in range(1, 4):
+            warm.infer(Auction.parse(" ".join(auction.split()[:k])), joint=True)
+        bounds.joint_views = spy
+        try:
+            a = fresh.infer(Auction.parse(auction), joint=True)
+            b = warm.infer(Auction.parse(auction), joint=True)
+        finally:
+            bounds.joint_views = views
+        for s in "NESW":
+            ha, hb = a.hands[s], b.hands[s]
+            assert (ha.hcp, ha.lengths, ha.patterns, ha.unproven) == (hb.hcp, hb.lengths, hb.patterns, hb.unproven)
+        (tw_a, work_a), (tw_b, work_b) = seen[-2:]
+        assert tw_a == tw_b > 0 and work_a == work_b >= tw_a
