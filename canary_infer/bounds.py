@@ -28,8 +28,10 @@ busy machine as on an idle one.  Each piece counts about the seconds it takes he
 * the constrained seats' tables, their ``SeatTable.work`` (however they were come by), and
   each table an exact tail builds on the cards left, the same way (plus :data:`TAIL_COST`);
 * the outer bound and the first draw, :data:`DRAW_COST`;
-* a drawing attempt, :data:`TRY_COST` per deal tried; a pool of hands, :data:`HAND_COST` per
-  hand; a round of swaps, :data:`SWAP_COST` per swap looked at;
+* a drawing attempt, :data:`TRY_COST` per deal tried; a hand drawn from a table,
+  :data:`HAND_COST` (and the first draw under an HCP condition :data:`HCP_PASS` times the
+  table's work); a round of swaps, :data:`SWAP_COST` per swap looked at and
+  :data:`HOLD_COST` times a table's work per hand checked against it;
 * the CP-SAT model's build, :data:`BUILD_COST` per constraint; a solve, its deterministic time
   (:data:`LP_WALL` times that with the linear relaxation, which the deterministic time
   under-counts, and its limit set so that the count stays within the budget).
@@ -116,18 +118,25 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         own_free = _pattern_hcp(build_seat(TRUE, j.avail).ph)
         for s in j.free:
             own[s] = own_free
+    # the grid of a set of constrained seats depends only on their calls: one per multiset of
+    # calls (named by the first seat making each), each built from the one of its first seats
+    canon = {s: next(t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)) for s in j.unseen_seats}
+    grids: dict[tuple[str, ...], _Grid] = {(): _Grid(u)}
+
+    def grid(names: tuple[str, ...]) -> _Grid:
+        if names not in grids:
+            grids[names] = grid(names[:-1]).add(*own[names[-1]])
+        return grids[names]
+
     out = {}
     for s in j.unseen_seats:
-        twin = next((t for t in out if j.formulas.get(t) == j.formulas.get(s)), None)
-        if twin is not None:  # the same calls, the same others: the same bound
-            out[s] = tuple(x.copy() for x in out[twin])
+        if canon[s] in out:  # the same calls, the same others: the same bound
+            out[s] = tuple(x.copy() for x in out[canon[s]])
             continue
         others = [o for o in j.unseen_seats if o != s]
         fixed = [o for o in others if o in j.constrained]
         loose = [o for o in others if o not in j.constrained]
-        g = _Grid(u)
-        for o in fixed:
-            g = g.add(*own[o])
+        g = grid(tuple(sorted(canon[o] for o in fixed)))
         below = g.below() if loose else None
         ok, lo, hi = (x.copy() for x in own[s])
         for i in np.flatnonzero(ok):
@@ -172,7 +181,8 @@ class _Search:
 
         self.j, self.rng, self.holds = j, rng, holds
         self.pools: dict[str, np.ndarray] = {}
-        self.spent = 0.0  # the work of the pools and tail tables (the attempts are counted by the caller)
+        self.spent = 0.0  # the work of the hands drawn and tail tables (the attempts are counted by the caller)
+        self._asked: set = set()  # the HCP conditions hands have been drawn under
         self._free_table = None
         total = math.comb(int(j.unseen.sum()), 13)
         self.tight = [s for s in sorted(j.constrained, key=lambda s: j.tables[s].hands)
@@ -198,7 +208,14 @@ class _Search:
         elif hcp is not None:
             hcp_ok = np.zeros(NHCP, bool)
             hcp_ok[hcp] = True
-        cls = self.table(seat).sample(n, self.rng, pat_ok, hcp_ok)
+        table = self.table(seat)
+        self.spent += n * HAND_COST
+        if hcp_ok is not None:  # the table's ways to complete under an HCP condition: a pass like finish()'s
+            asked = (seat, hcp_ok.tobytes(), None if pat_ok is None else pat_ok.tobytes())
+            if asked not in self._asked:
+                self._asked.add(asked)
+                self.spent += HCP_PASS * table.work
+        cls = table.sample(n, self.rng, pat_ok, hcp_ok)
         if cls is None:
             return None
         owner = np.full((n, 52), -1, np.int8)
@@ -212,7 +229,6 @@ class _Search:
             by_pat = self.table(seat).ph.sum(axis=1)
             weight = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
             self.pools[seat] = np.concatenate([self.hands(seat, POOL), self.hands(seat, POOL, weight)])
-            self.spent += 2 * POOL * HAND_COST
         return self.pools[seat]
 
     def _disjoint_pairs(self, masks: np.ndarray, hb: np.ndarray, tries: int) -> tuple[np.ndarray, np.ndarray]:
@@ -410,8 +426,11 @@ LP_WALL = 2.0  # a solve with the linear relaxation takes about this many times 
 DRAW_COST = 0.25  # the work of the outer bound and the first DRAW_TRIES deals dealt
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
-HAND_COST = 4e-6  # the work of one hand drawn from a table and placed (for the pools: 0.02-0.08 s each)
+HAND_COST = 4e-6  # the work of one hand drawn from a table and placed (a pool of 8,192: 0.02-0.08 s)
+HCP_PASS = 0.6  # a table's first draw under an HCP condition, as a share of the table's work
 FRONTIER = 256  # the deals swaps start from in one round, at most
+FRONTIER_PER = 4  # of the deals a round finds, those the next starts from per thing shown
+HOLD_COST = 2e-5  # the work of checking one hand against a table, per second of the table's work
 SWAP_COST = 1.2e-7  # the work of one candidate swap looked at, in seconds of this machine
 
 
@@ -447,8 +466,10 @@ def _card(owner: np.ndarray, k: int, t: np.ndarray) -> np.ndarray:
 def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, limit: int = 512):
     """Consistent deals one swap of two cards (between two unseen seats) away from the
     consistent deals ``owner`` that give some seat a pattern it wants (``want_pat[s]``, a
-    boolean per pattern) or HCP below ``lo_t[s]`` / above ``hi_t[s]``; and how many swaps were
-    looked at.  Every deal returned is checked against each seat's table."""
+    boolean per pattern) or HCP below ``lo_t[s]`` / above ``hi_t[s]``; and the work done, as
+    a number of swaps looked at (a hand checked against a seat's table counts as
+    :data:`HOLD_COST` times the table's work).  Every deal returned is checked against each
+    seat's table."""
     seats = [SEATS.index(s) for s in j.unseen_seats]
     cls = {k: _classes(owner, k) for k in seats}
     hcp = {k: (owner == k).astype(np.int64) @ CARD_HCP for k in seats}
@@ -491,7 +512,9 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             ok = np.ones(len(uniq), bool)
             for k in (x, y):
                 if SEATS[k] in j.constrained:
-                    ok &= j.tables[SEATS[k]].holds(new[k][uniq])
+                    t = j.tables[SEATS[k]]
+                    ok &= t.holds(new[k][uniq])
+                    looked += len(uniq) * t.work * HOLD_COST / SWAP_COST  # a check costs as its table
             sel = sel[uniq[ok]][:limit]
             if not len(sel):
                 continue
@@ -503,6 +526,26 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             found.append(rows)
     out = np.concatenate(found) if found else np.zeros((0, 52), np.int8)
     return out, looked
+
+
+def _informative(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, per: int = FRONTIER_PER) -> np.ndarray:
+    """Which of the deals a round of swaps found to start the next round from: for each thing
+    they show that was wanted (a seat's pattern, or its HCP beyond those seen), the first
+    ``per`` deals that show it.  Deals that only repeat what others show add little there."""
+    keep = np.zeros(len(owner), bool)
+    for s in j.unseen_seats:
+        k = SEATS.index(s)
+        held = owner == k
+        pats = _PAT_OF14[held.reshape(len(owner), 4, 13).sum(axis=2) @ _R14]
+        h = held.astype(np.int64) @ CARD_HCP
+        for gain, what in ((want_pat[s][pats], pats), (h < lo_t[s], h), (h > hi_t[s], h)):
+            rows = np.flatnonzero(gain)
+            if len(rows):
+                order = np.argsort(what[rows], kind="stable")
+                v = what[rows][order]
+                start = np.searchsorted(v, v, side="left")  # each row's rank among equal values
+                keep[rows[order][np.arange(len(v)) - start < per]] = True
+    return np.flatnonzero(keep)
 
 
 def _classes(owner, seat):
@@ -787,6 +830,7 @@ def joint_views(j) -> dict:
             spent[0] += looked * SWAP_COST
             if len(frontier):
                 witness(frontier, 0.0)
+                frontier = frontier[_informative(j, frontier, want_pat, lo_t, hi_t)]
 
     # the drawn deals at each seat's HCP extremes, and others at random, are where swaps start
     if len(drawn):
