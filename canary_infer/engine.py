@@ -625,7 +625,12 @@ class SeatTable:
         aux = np.zeros(int(np.prod(shape))) if self.aux_cols else None
         counts = self.counts[3]
         last = 0
-        for r, pidx, _, new, w in self._blocks():
+        rows3 = None
+        if self.viable.sum() * 4 < self.viable.size:  # few patterns (a restricted table): their states only
+            on_way = np.zeros(1 << 16, bool)
+            on_way[PAT_CODE[self.viable] & _PREFIX_MASK[3]] = True
+            rows3 = np.flatnonzero(on_way[self.keys[3] >> self.layout.low])
+        for r, pidx, _, new, w in self._blocks(rows3):
             last += new.size
             completions[r] += w.sum(axis=1)
             if aux is not None:

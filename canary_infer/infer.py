@@ -15,6 +15,7 @@ reported as undefined; inference goes on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -166,8 +167,9 @@ def _by_weight(patterns: dict, second: dict) -> list[str]:
     their own order: what sorting on (-weight, -second) gives, in one numpy sort."""
     keys = list(patterns)
     w = np.fromiter(patterns.values(), float, len(keys))
-    w2 = np.fromiter((second.get(p, 0.0) for p in keys), float, len(keys))
-    return [_pattern(keys[i]) for i in np.lexsort((-w2, -w)).tolist()]
+    w2 = np.fromiter(map(second.get, keys, repeat(0.0)), float, len(keys))
+    text = _PATTERN_TEXT
+    return [text.get(keys[i]) or _pattern(keys[i]) for i in np.lexsort((-w2, -w)).tolist()]
 
 
 class Inferencer:
@@ -192,6 +194,7 @@ class Inferencer:
         self.we, self.vul = we, vul
         self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         self._cache: dict[tuple, Result] = {}
+        self._readings: dict[tuple, CallReading] = {}  # see read
         self._by_identity: dict[tuple, tuple] = {}  # see _solve_seat
         self._conflicts: dict[tuple, tuple[list[int], bool]] = {}
         self._text: dict[int, tuple] = {}
@@ -218,44 +221,56 @@ class Inferencer:
 
     # ------------------------------------------------------------------ reading calls
     def read(self, auction: Auction) -> list[CallReading]:
-        """Look every call up in the call trees."""
+        """Look every call up in the call trees.  A call's reading depends on the calls before
+        it only, so each is kept by the auction up to it (a batch reads the same prefixes again)."""
         out: list[CallReading] = []
+        key: tuple = (auction.dealer,)
         for st in read_auction(self.system, auction, self.we).steps:
-            node = st.node if st.plays else None
-            if node is not None and node.defined:
-                parts = tuple(node.constraint_parts(self.call_context(out, st.seat, st.chair, node)))
-                reading = CallReading(st.index, st.seat, st.call, True, node.meaning, node.source, node,
-                                      conj(parts), node.interpretation, parts, node.replaces, node.status,
-                                      node.trump, node.forcing)
-            else:
-                if not st.plays:
-                    why, src = NOT_PLAYING, ""
-                elif node is not None and node.status in ("undefined", "extension"):
-                    why = (f"not defined in the notes ({node.meaning or 'undefined'})" if node.status == "undefined"
-                           else f"defined only by an extension, which is off ({node.meaning})")
-                    src = node.source
-                elif st.side == "defence" and node is None:
-                    why, src = OPPONENT_CALL, ""
-                else:
-                    why, src = OFF_TREE, node.source if node is not None else ""
-                reading = CallReading(st.index, st.seat, st.call, False, why, src, node,
-                                      status=node.status if node is not None else "")
-            other = st.other
-            if other is not None and other.defined:
-                # the other side's tree says something of this call (an opponent's call there)
-                if not reading.defined and st.side != "none":
-                    reading.meaning, reading.source = other.meaning, other.source
-                ctx = {"chair": st.chair}
-                extra = tuple(other.constraint_parts(ctx))
-                if extra:
-                    reading.parts += extra
-                    reading.formula = conj(reading.parts)
-                    reading.defined = True
-                    reading.node = reading.node or other
-                    if other.interpretation:
-                        reading.interpretation = (reading.interpretation + " " + other.interpretation).strip()
+            key += (st.call,)
+            reading = self._readings.get(key)
+            if reading is None:
+                reading = self._read_call(st, out)
+                if len(self._readings) < 100_000:  # a bound for long runs (selfcheck bids many auctions)
+                    self._readings[key] = reading
             out.append(reading)
         return out
+
+    def _read_call(self, st, out: list[CallReading]) -> CallReading:
+        """The reading of one step of the auction after the readings ``out`` of the calls before."""
+        node = st.node if st.plays else None
+        if node is not None and node.defined:
+            parts = tuple(node.constraint_parts(self.call_context(out, st.seat, st.chair, node)))
+            reading = CallReading(st.index, st.seat, st.call, True, node.meaning, node.source, node,
+                                  conj(parts), node.interpretation, parts, node.replaces, node.status,
+                                  node.trump, node.forcing)
+        else:
+            if not st.plays:
+                why, src = NOT_PLAYING, ""
+            elif node is not None and node.status in ("undefined", "extension"):
+                why = (f"not defined in the notes ({node.meaning or 'undefined'})" if node.status == "undefined"
+                       else f"defined only by an extension, which is off ({node.meaning})")
+                src = node.source
+            elif st.side == "defence" and node is None:
+                why, src = OPPONENT_CALL, ""
+            else:
+                why, src = OFF_TREE, node.source if node is not None else ""
+            reading = CallReading(st.index, st.seat, st.call, False, why, src, node,
+                                  status=node.status if node is not None else "")
+        other = st.other
+        if other is not None and other.defined:
+            # the other side's tree says something of this call (an opponent's call there)
+            if not reading.defined and st.side != "none":
+                reading.meaning, reading.source = other.meaning, other.source
+            ctx = {"chair": st.chair}
+            extra = tuple(other.constraint_parts(ctx))
+            if extra:
+                reading.parts += extra
+                reading.formula = conj(reading.parts)
+                reading.defined = True
+                reading.node = reading.node or other
+                if other.interpretation:
+                    reading.interpretation = (reading.interpretation + " " + other.interpretation).strip()
+        return reading
 
     def call_context(self, calls: list[CallReading], seat: str, chair: int, node: CallNode) -> dict:
         """What a call's constraint reads besides the hand, after ``calls``: the chair, the

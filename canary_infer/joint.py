@@ -44,6 +44,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 
@@ -241,6 +242,8 @@ class SeatView:
     proven: bool = True
     unproven: list[str] = field(default_factory=list)
     known: bool = False
+    # each suit's (least, most) length over the patterns, when the maker knows it already
+    span: dict[str, tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def consistent(self) -> bool:
@@ -249,9 +252,16 @@ class SeatView:
     def lengths(self) -> dict[str, tuple[int, int]] | None:
         if not self.patterns:
             return None
-        a = np.array(list(self.patterns))
-        lo, hi = a.min(axis=0), a.max(axis=0)
-        return {s: (int(lo[i]), int(hi[i])) for i, s in enumerate(SUITS)}
+        if self.span is None:
+            a = np.fromiter(chain.from_iterable(self.patterns), np.int64, 4 * len(self.patterns)).reshape(-1, 4)
+            self.span = _span(a)
+        return dict(self.span)
+
+
+def _span(lengths: np.ndarray) -> dict[str, tuple[int, int]]:
+    """Each suit's least and most length over rows of four suit lengths."""
+    lo, hi = lengths.min(axis=0), lengths.max(axis=0)
+    return {s: (int(lo[i]), int(hi[i])) for i, s in enumerate(SUITS)}
 
 
 @dataclass
@@ -674,11 +684,12 @@ class Joint:
             free_view = None  # the free seats are interchangeable: one view's contents for all
             for s in self.unseen_seats:
                 if s in self.free and free_view is not None:
-                    views[s] = SeatView(s, free_view.hcp, free_view.patterns)
+                    views[s] = SeatView(s, free_view.hcp, free_view.patterns, span=free_view.span)
                     continue
                 pc = pats[s]
                 nz = np.flatnonzero(pc)
                 ps = dict(zip([ALL_PATTERNS[i] for i in nz.tolist()], pc[nz].tolist(), strict=True))
+                span = _span(PAT_LENGTHS[nz]) if len(nz) else None
                 if s in self.constrained:
                     hs = np.flatnonzero(self.tables[s].ph.sum(axis=0))
                     hcp = (int(hs[0]), int(hs[-1])) if len(hs) else None
@@ -688,7 +699,7 @@ class Joint:
                     d = _free_hcp_matrix(np.array([self._u_comp()]), int(self.unseen.sum()))[0]
                     hs = np.flatnonzero(d)
                     hcp = (int(hs[0]), int(hs[-1]))
-                views[s] = SeatView(s, hcp, ps)
+                views[s] = SeatView(s, hcp, ps, span=span)
                 if s in self.free:
                     free_view = views[s]
             if self.deals == 0:

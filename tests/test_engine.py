@@ -200,3 +200,43 @@ def test_ways_to_complete_under_a_pattern_condition_match_combinatorics():
                    * comb(left[3], p[3]) for i, p in enumerate(ALL_PATTERNS) if p in fits)
         got = t.backward(pat_ok)[0][0]
         assert abs(got - want) <= 1e-9 * max(1.0, want)
+
+
+def test_ways_to_complete_under_an_hcp_condition_match_brute_force():
+    """SeatTable.backward with an HCP condition (as the search draws a seat held to its least or
+    most HCP) counts, from the empty hand, the hands whose HCP the condition allows (and, given
+    one, whose pattern the pattern condition allows).  Expected: each suit's unseen cards
+    enumerated by subsets, counted by (length, HCP), and combined over the four suits."""
+    from itertools import combinations
+
+    import numpy as np
+
+    from canary_infer.engine import NHCP, build_seat
+
+    mine = Hand.from_pbn("Q32..T98765.5432")  # unseen: 10 spades, 13 hearts, 7 diamonds, 9 clubs
+    t = build_seat(parse("hcp >= 8 and len(H) >= 4"), Available.excluding(mine))
+    left = {s: [r for r in "AKQJT98765432" if r not in mine.suit(s)] for s in SUITS}
+    value = {"A": 4, "K": 3, "Q": 2, "J": 1}
+    by_suit = []
+    for s in SUITS:
+        table = {}
+        for n in range(len(left[s]) + 1):
+            for cards in combinations(left[s], n):
+                key = (n, sum(value.get(c, 0) for c in cards))
+                table[key] = table.get(key, 0) + 1
+        by_suit.append(table)
+    counts = {}  # (pattern, HCP) -> hands
+    for (a, ha), ca in by_suit[0].items():
+        for (b, hb), cb in by_suit[1].items():
+            for (c, hc), cc in by_suit[2].items():
+                for (d, hd), cd in by_suit[3].items():
+                    if a + b + c + d == 13:
+                        key = ((a, b, c, d), ha + hb + hc + hd)
+                        counts[key] = counts.get(key, 0) + ca * cb * cc * cd
+    rng = np.random.default_rng(11)
+    for trial in range(4):
+        hcp_ok = rng.random(NHCP) < 0.5
+        pat_ok = None if trial < 2 else rng.random(len(ALL_PATTERNS)) < 0.5
+        want = sum(n for (p, h), n in counts.items() if h >= 8 and p[1] >= 4 and hcp_ok[h]
+                   and (pat_ok is None or pat_ok[ALL_PATTERNS.index(p)]))
+        assert t.backward(pat_ok, hcp_ok)[0][0] == want
