@@ -853,10 +853,11 @@ def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
 # The work of building a table, in seconds of this machine (fitted over the 196 tables the
-# case lists build): a base, each (state, holding) pair of the first three suits, and each pair
-# of the last suit (where the formula is evaluated).  SeatTable.work is the sum; the deal-level
-# search takes it out of the answer's budget, so that the budget bounds the whole answer.
-TABLE_BASE, PAIR_COST, LAST_COST = 0.005, 3e-8, 1.2e-7
+# case lists build, and the 312 their joint answers build): a base, each (state, holding) pair
+# of the first three suits, each pair of the last suit (where the formula is evaluated) and
+# each entry of a truth table made for it.  SeatTable.work is the sum; the deal-level search
+# takes it out of the answer's budget, so that the budget bounds the whole answer.
+TABLE_BASE, PAIR_COST, LAST_COST, ENTRY_COST = 0.005, 3e-8, 1.2e-7, 1.2e-7
 
 
 def _pairs(keys, counts, used, step: SuitStep, last: bool):
@@ -969,7 +970,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     viable_code[PAT_CODE[viable]] = True
     t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
                   evaluate, tuple(plan.index[("aux", name)] for name in aux))
-    t.work = PAIR_COST * pairs
+    t.work = PAIR_COST * pairs + ENTRY_COST * (evaluate.entries if evaluate is not None else 0)
     t.finish()
     return t
 
@@ -1019,6 +1020,7 @@ class _Evaluator:
 
     def __init__(self, n: Node, lay: Layout):
         self.lay = lay
+        self.entries = 0  # truth-table entries computed (not found already made)
         memo: dict = {}
         t, f = _specialise(n, lay.plan, memo)
         cols = [t, f]
@@ -1091,6 +1093,7 @@ class _Evaluator:
             return None
 
         table = _truth(f, size, lambda ft: values[plan.index[_feature_key(ft)]], other)
+        self.entries += size
         return table, cols, shifts
 
     def _specialised(self, n: Node, p: int, memo: dict) -> Node:
