@@ -529,22 +529,26 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
 
 
 def _informative(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, per: int = FRONTIER_PER) -> np.ndarray:
-    """Which of the deals a round of swaps found to start the next round from: for each thing
-    they show that was wanted (a seat's pattern, or its HCP beyond those seen), the first
-    ``per`` deals that show it.  Deals that only repeat what others show add little there."""
+    """Which of the deals a round of swaps found to start the next round from: for each
+    pattern they give a seat that was wanted, the first ``per`` deals that show it; for a
+    seat's HCP beyond those seen, the ``4 * per`` most extreme deals (swaps from them go
+    further).  Deals that only repeat what others show add little there."""
     keep = np.zeros(len(owner), bool)
     for s in j.unseen_seats:
         k = SEATS.index(s)
         held = owner == k
         pats = _PAT_OF14[held.reshape(len(owner), 4, 13).sum(axis=2) @ _R14]
         h = held.astype(np.int64) @ CARD_HCP
-        for gain, what in ((want_pat[s][pats], pats), (h < lo_t[s], h), (h > hi_t[s], h)):
+        rows = np.flatnonzero(want_pat[s][pats])
+        if len(rows):
+            order = np.argsort(pats[rows], kind="stable")
+            v = pats[rows][order]
+            start = np.searchsorted(v, v, side="left")  # each row's rank among equal patterns
+            keep[rows[order][np.arange(len(v)) - start < per]] = True
+        # HCP beyond those seen: the most extreme deals, from which swaps go further
+        for gain, sign in ((h < lo_t[s], 1), (h > hi_t[s], -1)):
             rows = np.flatnonzero(gain)
-            if len(rows):
-                order = np.argsort(what[rows], kind="stable")
-                v = what[rows][order]
-                start = np.searchsorted(v, v, side="left")  # each row's rank among equal values
-                keep[rows[order][np.arange(len(v)) - start < per]] = True
+            keep[rows[np.argsort(sign * h[rows], kind="stable")[:4 * per]]] = True
     return np.flatnonzero(keep)
 
 
