@@ -108,6 +108,12 @@ class _Grid:
         return m
 
 
+def leaders(j) -> dict[str, str]:
+    """Each unseen seat's leader: the first unseen seat whose calls say the same (both free,
+    or the same formula).  Seats with one leader are interchangeable (see the module doc)."""
+    return {s: next(t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)) for s in j.unseen_seats}
+
+
 def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per unseen seat: (pattern possible?, least HCP, most HCP) per pattern, relaxed over
     the deck (see the module docstring)."""
@@ -120,7 +126,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
             own[s] = own_free
     # the grid of a set of constrained seats depends only on their calls: one per multiset of
     # calls (named by the first seat making each), each built from the one of its first seats
-    canon = {s: next(t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)) for s in j.unseen_seats}
+    canon = leaders(j)
     grids: dict[tuple[str, ...], _Grid] = {(): _Grid(u)}
 
     def grid(names: tuple[str, ...]) -> _Grid:
@@ -467,8 +473,8 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     """Consistent deals one swap of two cards (between two unseen seats) away from the
     consistent deals ``owner`` that give some seat a pattern it wants (``want_pat[s]``, a
     boolean per pattern) or HCP below ``lo_t[s]`` / above ``hi_t[s]``; and the work done, as
-    a number of swaps looked at (a hand checked against a seat's table counts as
-    :data:`HOLD_COST` times the table's work).  Every deal returned is checked against each
+    the work done (:data:`SWAP_COST` per swap looked at, :data:`HOLD_COST` times a seat's
+    table's work per hand checked against it).  Every deal returned is checked against each
     seat's table."""
     seats = [SEATS.index(s) for s in j.unseen_seats]
     cls = {k: _classes(owner, k) for k in seats}
@@ -483,14 +489,14 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     radix = np.array([1, 1 << 10, 1 << 20, 1 << 30], np.int64)
     rows_of = np.repeat(np.arange(len(owner)), 169)
     found: list[np.ndarray] = []
-    looked = 0
+    work = 0.0
     for ai, x in enumerate(seats):
         for y in seats[ai + 1:]:
             a = np.repeat(held[x], 13, axis=1).ravel()
             b = np.tile(held[y], (1, 13)).ravel()
             keep = (a >= 0) & (b >= 0) & (a != b)
             i, a, b = rows_of[keep], a[keep], b[keep]
-            looked += len(i)
+            work += len(i) * SWAP_COST
             if not len(i):
                 continue
             good = np.zeros(len(i), bool)
@@ -514,7 +520,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
                 if SEATS[k] in j.constrained:
                     t = j.tables[SEATS[k]]
                     ok &= t.holds(new[k][uniq])
-                    looked += len(uniq) * t.work * HOLD_COST / SWAP_COST  # a check costs as its table
+                    work += len(uniq) * t.work * HOLD_COST  # a check costs as its table
             sel = sel[uniq[ok]][:limit]
             if not len(sel):
                 continue
@@ -525,7 +531,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             rows[r, cb] = x
             found.append(rows)
     out = np.concatenate(found) if found else np.zeros((0, 52), np.int8)
-    return out, looked
+    return out, work
 
 
 def _informative(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, per: int = FRONTIER_PER) -> np.ndarray:
@@ -705,7 +711,8 @@ def joint_views(j) -> dict:
     # swapping their hands in a consistent deal gives a consistent deal, so what one of them
     # is seen to hold the other can hold too.  They share what is seen, and only the first
     # of them is searched for (the others' views are copies).
-    twins = {s: [t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)] for s in j.unseen_seats}
+    leader = leaders(j)
+    twins = {s: [t for t in j.unseen_seats if leader[t] == leader[s]] for s in j.unseen_seats}
     lead = [s for s in j.unseen_seats if twins[s][0] == s]
     seen_p: dict[str, dict[int, float]] = {}  # one dict per set of twins
     for s in lead:
@@ -830,8 +837,8 @@ def joint_views(j) -> dict:
                 return
             if len(frontier) > FRONTIER:
                 frontier = frontier[rng.choice(len(frontier), FRONTIER, replace=False)]
-            frontier, looked = swap_moves(j, frontier, want_pat, lo_t, hi_t)
-            spent[0] += looked * SWAP_COST
+            frontier, work = swap_moves(j, frontier, want_pat, lo_t, hi_t)
+            spent[0] += work
             if len(frontier):
                 witness(frontier, 0.0)
                 frontier = frontier[_informative(j, frontier, want_pat, lo_t, hi_t)]

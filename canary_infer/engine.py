@@ -627,9 +627,7 @@ class SeatTable:
         last = 0
         rows3 = None
         if self.viable.sum() * 4 < self.viable.size:  # few patterns (a restricted table): their states only
-            on_way = np.zeros(1 << 16, bool)
-            on_way[PAT_CODE[self.viable] & _PREFIX_MASK[3]] = True
-            rows3 = np.flatnonzero(on_way[self.keys[3] >> self.layout.low])
+            rows3 = np.flatnonzero(self.viable[self.pattern3])
         for r, pidx, _, new, w in self._blocks(rows3):
             last += new.size
             completions[r] += w.sum(axis=1)
@@ -709,20 +707,13 @@ class SeatTable:
         if ck in self._backward:
             return self._backward[ck]
         if hcp_ok is None:
-            # a third-suit state's pattern is settled (the last suit takes the cards left), so a
-            # condition on the pattern alone scales the completions that finish() counted
-            keys3 = self.keys[3]
+            # a condition on the pattern alone scales the completions that finish() counted
             b3 = self.completions.copy()
             if pat_ok is not None:
-                pidx = CODE_TO_PAT[(keys3 >> self.layout.low) + 13 - _used(keys3, self.layout.low)]
-                b3 *= np.where(pat_ok > 0, pat_ok, 0)[pidx]
+                b3 *= np.where(pat_ok > 0, pat_ok, 0)[self.pattern3]
         else:
             b3 = np.zeros(len(self.keys[3]))
-            rows3 = None
-            if pat_ok is not None:  # only the states of an allowed pattern
-                on_way = np.zeros(1 << 16, bool)
-                on_way[PAT_CODE[pat_ok > 0] & _PREFIX_MASK[3]] = True
-                rows3 = np.flatnonzero(on_way[self.keys[3] >> self.layout.low])
+            rows3 = None if pat_ok is None else np.flatnonzero(pat_ok[self.pattern3] > 0)
             for r, _, _, _, w in self._blocks(rows3, pat_ok, hcp_ok):
                 b3[r] += w.sum(axis=1)
         out = [b3]
@@ -732,6 +723,16 @@ class SeatTable:
                                       minlength=len(self.keys[k])))
         self._backward[ck] = out
         return out
+
+    @property
+    def pattern3(self) -> np.ndarray:
+        """The pattern (index into ALL_PATTERNS) of each third-suit state: settled, since the
+        last suit takes the cards left."""
+        p = self.__dict__.get("_pattern3")
+        if p is None:
+            keys3, low = self.keys[3], self.layout.low
+            p = self._pattern3 = CODE_TO_PAT[(keys3 >> low) + 13 - _used(keys3, low)]
+        return p
 
     def _transitions(self, k: int):
         """The moves from level k to level k+1, computed once (every sample and every

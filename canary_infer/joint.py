@@ -475,6 +475,7 @@ class Joint:
             self.tables[s] = t
         # the tables' work, each table once (seats with the same calls share one)
         self.table_work = sum({id(t): t.work for t in self.tables.values()}.values())
+        self.work: float | None = None  # what the deal-level search counted in all (set by bounds.joint_views)
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
         self._sample_cache: tuple[int, np.ndarray] | None = None
