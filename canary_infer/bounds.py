@@ -27,7 +27,8 @@ busy machine as on an idle one.  Each piece counts about the seconds it takes he
 
 * the constrained seats' tables, their ``SeatTable.work`` (however they were come by), and
   each table an exact tail builds on the cards left, the same way (plus :data:`TAIL_COST`);
-* the outer bound and the first draw, :data:`DRAW_COST`;
+* the outer bound, :data:`OUTER_BASE` and :data:`GRID_COST` per (cell, pattern) pair its
+  grids look at; the first draw, :data:`DRAW_BASE` and :data:`DEAL_COST` per deal dealt;
 * a drawing attempt, :data:`TRY_COST` per deal tried; a hand drawn from a table,
   :data:`HAND_COST` (and the first draw under an HCP condition :data:`HCP_PASS` times the
   table's work); a round of swaps, :data:`SWAP_COST` per swap looked at and
@@ -79,6 +80,7 @@ class _Grid:
         self.lo = np.full(14 ** 4, _INF, np.int64)
         self.hi = np.full(14 ** 4, -_INF, np.int64)
         self.lo[0] = self.hi[0] = 0
+        self.ops = 0  # (cell, pattern) pairs looked at to make this grid: its work
 
     def add(self, ok, lo, hi) -> _Grid:
         out = _Grid(self.u)
@@ -88,6 +90,7 @@ class _Grid:
         pats = np.flatnonzero(ok & (PAT_LENGTHS <= self.u).all(axis=1))
         # "a pattern fits in the room left" for four suits at once: 5-bit fields with a guard
         # bit each, (room + 16) - length keeps the guard bit exactly when room >= length
+        out.ops = len(cells) * len(pats)
         guard = int(sum(16 << (5 * k) for k in range(4)))
         packed_room = (room << _FIELDS).sum(axis=1) | guard
         packed_pat = (PAT_LENGTHS[pats] << _FIELDS).sum(axis=1)
@@ -121,7 +124,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     hu = int((j.unseen.reshape(4, 13)[:, :4] * np.array([4, 3, 2, 1])).sum())
     own = {s: _pattern_hcp(t.ph) for s, t in j.tables.items()}
     if j.free:
-        own_free = _pattern_hcp(build_seat(TRUE, j.avail).ph)
+        own_free = _pattern_hcp(j.free_table().ph)
         for s in j.free:
             own[s] = own_free
     # the grid of a set of constrained seats depends only on their calls: one per multiset of
@@ -168,6 +171,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
             if lo[i] > hi[i]:
                 ok[i] = False
         out[s] = (ok, lo, hi)
+    j.outer_work = OUTER_BASE + GRID_COST * sum(g.ops for g in grids.values())
     return out
 
 
@@ -189,7 +193,6 @@ class _Search:
         self.pools: dict[str, np.ndarray] = {}
         self.spent = 0.0  # the work of the hands drawn and tail tables (the attempts are counted by the caller)
         self._asked: set = set()  # the HCP conditions hands have been drawn under
-        self._free_table = None
         total = math.comb(int(j.unseen.sum()), 13)
         self.tight = [s for s in sorted(j.constrained, key=lambda s: j.tables[s].hands)
                       if j.tables[s].hands / total <= 0.3]
@@ -197,9 +200,7 @@ class _Search:
     def table(self, seat: str):
         if seat in self.j.constrained:
             return self.j.tables[seat]
-        if self._free_table is None:
-            self._free_table = build_seat(TRUE, self.j.avail)
-        return self._free_table
+        return self.j.free_table()
 
     def hands(self, seat: str, n: int, pattern: int | None = None, hcp: int | None = None) -> np.ndarray | None:
         """n hands of a seat (as (n, 52) booleans), from its own table, with that pattern / HCP."""
@@ -429,7 +430,10 @@ DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that f
 TAIL_COST = 0.03  # the work of one exact_tail besides the tables it builds (counted as built)
 BUILD_COST = 3e-5  # the work of building one constraint of the whole-deal CP-SAT model
 LP_WALL = 3.0  # a solve with the linear relaxation takes up to this many times its deterministic time
-DRAW_COST = 0.25  # the work of the outer bound and the first DRAW_TRIES deals dealt
+OUTER_BASE = 0.03  # the work of the outer bound besides its grids
+GRID_COST = 2e-8  # the work of one (cell, pattern) pair looked at in making a grid
+DRAW_BASE = 0.04  # the work of the first draw besides the deals it deals
+DEAL_COST = 6e-6  # the work of one deal dealt by the exact sampler (DRAW_TRIES at most at first)
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
 HAND_COST = 4e-6  # the work of one hand drawn from a table and placed (a pool of 8,192: 0.02-0.08 s)
@@ -782,7 +786,7 @@ def joint_views(j) -> dict:
     # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
-    spent[0] += DRAW_COST  # the outer bound and the first draw (the work before any search)
+    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search
     search = _Search(j, np.random.default_rng(j.seed + 1))
     model: DealModel | None = None
 

@@ -1021,7 +1021,10 @@ class _Evaluator:
 
     def __init__(self, n: Node, lay: Layout):
         self.lay = lay
-        self.entries = 0  # truth-table entries computed (not found already made)
+        # truth-table entries this evaluator needs, counted whether made here or found made by
+        # an earlier table, so that a table's work does not depend on what the process did before
+        self.entries = 0
+        self._counted: set = set()
         memo: dict = {}
         t, f = _specialise(n, lay.plan, memo)
         cols = [t, f]
@@ -1070,6 +1073,9 @@ class _Evaluator:
         if sum(widths) > 16:
             return None
         key = (f, tuple(self.lay.plan.columns[j].key for j in cols), tuple(widths))
+        if key not in self._counted:
+            self._counted.add(key)
+            self.entries += 1 << sum(widths)
         hit = _TRUTH_TABLES.get(key)
         if hit is None:
             table, _, shifts = self._make_table(f, cols, widths)
@@ -1094,7 +1100,6 @@ class _Evaluator:
             return None
 
         table = _truth(f, size, lambda ft: values[plan.index[_feature_key(ft)]], other)
-        self.entries += size
         return table, cols, shifts
 
     def _specialised(self, n: Node, p: int, memo: dict) -> Node:

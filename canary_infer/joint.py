@@ -476,6 +476,9 @@ class Joint:
         # the tables' work, each table once (seats with the same calls share one)
         self.table_work = sum({id(t): t.work for t in self.tables.values()}.values())
         self.work: float | None = None  # what the deal-level search counted in all (set by bounds.joint_views)
+        self.outer_work = 0.0  # the outer bound's work (set by bounds.outer_bounds)
+        self.tried = 0  # deals dealt by the last draw (set by sample)
+        self._free_table = None
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
         self._sample_cache: tuple[int, np.ndarray] | None = None
@@ -778,6 +781,12 @@ class Joint:
             self._sample_cache = (n, self.sample(n, np.random.default_rng(self.seed), max_tries=DRAW_FACTOR * n))
         return self._sample_cache[1][:n]
 
+    def free_table(self):
+        """The table of a seat whose calls say nothing (every hand of the unseen cards), built once."""
+        if self._free_table is None:
+            self._free_table = build_seat(TRUE, self.avail)
+        return self._free_table
+
     def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None,
                max_tries: int | None = None) -> np.ndarray:
         """n deals drawn uniformly from the deals consistent with the calls (and my hand), as
@@ -793,6 +802,7 @@ class Joint:
         back only if ``time_limit`` runs out, more than ``max_tries`` deals have been dealt
         (a limit on work that, unlike the clock, gives the same deals on any machine), or no
         deal is consistent."""
+        self.tried = 0  # deals dealt by this draw (its work, for the deal-level budget)
         if n <= 0:
             return np.zeros((0, 52), np.int8)
         start = time.perf_counter()
@@ -839,6 +849,7 @@ class Joint:
                 break
             rate = max(ok.mean(), 1e-4)
             batch = int(min(200_000, max(256, (n - got) / rate * 1.1)))
+        self.tried = tried
         res = np.concatenate(out)[:n] if out else np.zeros((0, 52), np.int8)
         return res
 

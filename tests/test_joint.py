@@ -394,6 +394,35 @@ def test_a_small_budget_leaves_items_open_but_never_excludes():
     assert all(full.seat(s).hcp == (9, 14) for s in "NES")
 
 
+def test_the_budget_does_not_depend_on_the_truth_tables_an_earlier_answer_made(monkeypatch):
+    """A table's work counts the truth tables its formula needs whether they are made for it
+    or were made for an earlier table in the same process (they are shared).  Counted only
+    when made, the same auction got a smaller count, and so a different answer, in a process
+    that had answered other auctions first: P P P left West's 37 HCP unproven in a fresh
+    process and proved it after a warm-up."""
+    from canary_infer import bounds, engine
+
+    seen = []
+    views = bounds.joint_views
+
+    def spy(j):
+        out = views(j)
+        seen.append((j.table_work, j.work))
+        return out
+
+    monkeypatch.setattr(bounds, "joint_views", spy)
+    monkeypatch.setattr(engine, "_TRUTH_TABLES", {})  # as in a process that has made none
+    auction = Auction.parse("1H X P 1S")
+    cold = Inferencer(budget=0.3).infer(auction, joint=True)
+    assert engine._TRUTH_TABLES  # the cold answer made them; the warm one finds them made
+    warm = Inferencer(budget=0.3).infer(auction, joint=True)
+    (tw_cold, work_cold), (tw_warm, work_warm) = seen
+    assert tw_cold == tw_warm > 0 and work_cold == work_warm
+    for s in "NESW":
+        a, b = cold.hands[s], warm.hands[s]
+        assert (a.hcp, a.lengths, a.patterns, a.unproven) == (b.hcp, b.lengths, b.patterns, b.unproven)
+
+
 def test_the_budget_counts_the_tables_however_they_were_come_by():
     """The budget bounds the whole answer, the seats' tables included: their work is counted
     whether the Inferencer builds them for this auction or already holds them from its
