@@ -246,7 +246,7 @@ class _Search:
             r = self.rng.integers(0, len(masks), draws)
             c = self.rng.integers(0, len(hb), draws)
             good = (masks[r] & hb[c]) == 0
-            pairs = np.unique(r[good] * len(hb) + c[good])  # distinct pairs, as the full search gives
+            pairs = unique(r[good] * len(hb) + c[good])  # distinct pairs, as the full search gives
             if len(pairs) >= tries:
                 pairs = self.rng.permutation(pairs)[:tries]
                 return pairs // len(hb), pairs % len(hb)
@@ -575,9 +575,7 @@ class DealModel:
     :class:`canary_infer.cpsat.HandModel`)."""
 
     def __init__(self, j):
-        from ortools.sat.python import cp_model
-
-        from .cpsat import HandModel
+        from .cpsat import HandModel, cp_model
 
         self.cp = cp_model
         self.spent = 0.0  # the work so far: the build (set below), then the solves
@@ -853,7 +851,7 @@ def joint_views(j) -> dict:
         for s in j.unseen_seats:
             h = (drawn == SEATS.index(s)).astype(np.int64) @ CARD_HCP
             start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
-        grow(drawn[np.unique(np.concatenate(start))])
+        grow(drawn[unique(np.concatenate(start))])
 
     # rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat
     idle = {s: 0 for s in j.unseen_seats}

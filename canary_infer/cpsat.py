@@ -17,15 +17,51 @@ unsatisfiable core), the HCP extremes, whether a given pattern is possible.
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 from itertools import permutations
-
-from ortools.sat.python import cp_model
 
 from .cards import RANKS, SUITS, Hand
 from .engine import Available, class_table
 from .expr import And, Cmp, Feat, Node, Not, Or, Pattern, Shape
 from .features import BIT, FEATURES, SMALL_CARDS, TOP
+
+
+def _import_cp_model():
+    """OR-Tools' ``cp_model``, imported without pandas where that can be done.
+
+    ``cp_model`` imports pandas (0.4 s of its 0.5 s import here) only for helpers that make
+    variables and constraints from pandas series, which this package never uses.  A stand-in
+    module is put in pandas' place for the import and removed after it, so that a later
+    ``import pandas`` gets the real one; if pandas is already imported, or the import fails
+    with the stand-in (a version of OR-Tools that needs more of pandas), the plain import
+    is made."""
+    if "pandas" in sys.modules:
+        from ortools.sat.python import cp_model
+        return cp_model
+    stand_in = types.ModuleType("pandas")
+    stand_in.__doc__ = "A stand-in for pandas while OR-Tools' cp_model is imported (see canary_infer.cpsat)."
+
+    class _Absent:  # no object is an instance: cp_model's pandas branches are never taken
+        pass
+
+    stand_in.Index = stand_in.Series = stand_in.DataFrame = _Absent
+    sys.modules["pandas"] = stand_in
+    try:
+        from ortools.sat.python import cp_model
+    except Exception:  # noqa: BLE001 - any failure: undo and import the plain way
+        sys.modules.pop("ortools.sat.python.cp_model", None)
+        cp_model = None
+    finally:
+        if sys.modules.get("pandas") is stand_in:
+            del sys.modules["pandas"]
+    if cp_model is None:
+        from ortools.sat.python import cp_model
+    return cp_model
+
+
+cp_model = _import_cp_model()
 
 DEFAULT_SECONDS = 60.0
 """The time limit of a solver call that names none: no call of the solver is unbounded."""

@@ -1206,7 +1206,7 @@ def _dedup(rows: np.ndarray, counts: np.ndarray, radix: np.ndarray):
     keys = np.zeros(len(rows), np.int64)
     for j in range(rows.shape[1]):
         keys = keys * radix[j] + rows[:, j]
-    uniq, inv = np.unique(keys, return_inverse=True)
+    uniq, inv = unique(keys, inverse=True)
     summed = np.bincount(inv.ravel(), weights=counts, minlength=len(uniq))
     out = np.empty((len(uniq), rows.shape[1]), np.int64)
     k = uniq.copy()
@@ -1251,7 +1251,7 @@ def build_table(plan: Plan, avail: Available = Available(), patterns=None) -> Ta
         used = rows[:, len_cols].sum(axis=1)
         out_rows, out_counts = [], []
         clen = contrib[:, len_cols[si]]
-        for n in np.unique(clen):
+        for n in unique(clen):
             sel_c = clen == n
             ok = used + n <= 13 if si < 3 else used + n == 13
             if prefixes is not None:
@@ -1373,7 +1373,7 @@ def _solve_rows(formula: Node, avail: Available, patterns) -> Result:
     pats: dict[tuple[int, int, int, int], float] = {}
     if len(rows):
         key = ((lens[:, 0] * 14 + lens[:, 1]) * 14 + lens[:, 2]) * 14 + lens[:, 3]
-        uniq, inv = np.unique(key, return_inverse=True)
+        uniq, inv = unique(key, inverse=True)
         sums = np.bincount(inv.ravel(), weights=counts)
         for k, c in zip(uniq.tolist(), sums.tolist(), strict=True):
             pats[(k // 2744, k // 196 % 14, k // 14 % 14, k % 14)] = c

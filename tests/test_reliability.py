@@ -436,3 +436,23 @@ def test_a_tree_line_without_a_call_is_refused_with_its_line(tmp_path, text, lin
     with pytest.raises(SystemFileError) as e:
         load_system([p])
     assert e.value.line == line and "expected" in str(e.value)
+
+
+def test_cp_sat_is_imported_without_pandas_and_pandas_still_imports_after():
+    """OR-Tools' cp_model imports pandas (most of its import time) for helpers this package
+    never uses: it is imported with a stand-in in pandas' place, which must not stay behind
+    (a later ``import pandas`` gets the real module) and must not break the solver."""
+    code = (
+        "import sys\n"
+        "from canary_infer.cpsat import HandModel, cp_model\n"
+        "from canary_infer.expr import parse\n"
+        "assert 'pandas' not in sys.modules, 'pandas imported'\n"
+        "m = HandModel()\n"
+        "lit = m.add(parse('hcp >= 20 and S == 6'))\n"
+        "print(m.feasible([lit], pattern=(6, 3, 2, 2)), m.feasible([lit], pattern=(5, 3, 3, 2)))\n"
+        "import pandas\n"
+        "print(int(pandas.Series([1, 2]).sum()), pandas.__name__ == 'pandas' and hasattr(pandas, 'read_csv'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "False", "3", "True"]
