@@ -30,9 +30,11 @@ busy machine as on an idle one.  Each piece counts about the seconds it takes he
 * the outer bound, :data:`OUTER_BASE` and :data:`GRID_COST` per (cell, pattern) pair its
   grids look at; the first draw, :data:`DRAW_BASE` and :data:`DEAL_COST` per deal dealt;
 * a drawing attempt, :data:`TRY_COST` per deal tried; a hand drawn from a table,
-  :data:`HAND_COST` (and the first draw under an HCP condition :data:`HCP_PASS` times the
-  table's work); a round of swaps, :data:`SWAP_COST` per swap looked at and
-  :data:`HOLD_COST` times a table's work per hand checked against it;
+  :data:`HAND_COST`; a table's first draw, its last suit's moves (:data:`SAMPLE_BASE` and
+  ``LAST_COST`` a pair, as in its build) and each new condition drawn under,
+  :data:`COND_COST` a pair; two seats' hands paired, :data:`PAIR_CHECK` a pair; a round of
+  swaps, :data:`SWAP_COST` per swap looked at and :data:`HOLD_COST` times a table's work per
+  hand checked against it;
 * the CP-SAT model's build, :data:`BUILD_COST` per constraint; a solve, its deterministic time
   (:data:`LP_WALL` times that with the linear relaxation, which the deterministic time
   under-counts, and its limit set so that the count stays within the budget).
@@ -49,7 +51,7 @@ import math
 import numpy as np
 
 from .cards import RANKS, SEATS, SUITS
-from .engine import ALL_PATTERNS, NHCP, PAT_LENGTHS, build_seat, unique
+from .engine import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
 from .expr import TRUE, Feat
 from .features import TOP
 from .joint import CARD_HCP, RANK_HCP  # joint imports this module only when it runs
@@ -192,10 +194,18 @@ class _Search:
         self.j, self.rng, self.holds = j, rng, holds
         self.pools: dict[str, np.ndarray] = {}
         self.spent = 0.0  # the work of the hands drawn and tail tables (the attempts are counted by the caller)
-        self._asked: set = set()  # the HCP conditions hands have been drawn under
+        self._asked: set = set()  # the conditions hands have been drawn under
+        self._drawn: dict = {}  # the tables drawn from (by id, kept alive)
         total = math.comb(int(j.unseen.sum()), 13)
         self.tight = [s for s in sorted(j.constrained, key=lambda s: j.tables[s].hands)
                       if j.tables[s].hands / total <= 0.3]
+
+    def first_draw(self, table) -> None:
+        """Count a table's first draw in this answer: its last suit's moves (evaluated again,
+        then kept with the table), whether or not an earlier answer already made them."""
+        if id(table) not in self._drawn:
+            self._drawn[id(table)] = table
+            self.spent += SAMPLE_BASE + LAST_COST * table.last_pairs
 
     def table(self, seat: str):
         if seat in self.j.constrained:
@@ -217,11 +227,12 @@ class _Search:
             hcp_ok[hcp] = True
         table = self.table(seat)
         self.spent += n * HAND_COST
-        if hcp_ok is not None:  # the table's ways to complete under an HCP condition: a pass like finish()'s
-            asked = (seat, hcp_ok.tobytes(), None if pat_ok is None else pat_ok.tobytes())
+        self.first_draw(table)
+        if hcp_ok is not None or pat_ok is not None:  # the ways to complete under the condition: over the moves
+            asked = (seat, None if hcp_ok is None else hcp_ok.tobytes(), None if pat_ok is None else pat_ok.tobytes())
             if asked not in self._asked:
                 self._asked.add(asked)
-                self.spent += HCP_PASS * table.work
+                self.spent += COND_COST * table.last_pairs
         cls = table.sample(n, self.rng, pat_ok, hcp_ok)
         if cls is None:
             return None
@@ -237,6 +248,74 @@ class _Search:
             weight = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
             self.pools[seat] = np.concatenate([self.hands(seat, POOL), self.hands(seat, POOL, weight)])
         return self.pools[seat]
+
+    def paired(self, pair: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """For exactly two constrained unseen seats (the others free): consistent deals from
+        pairing their hands, as (uniform deals, more deals).
+
+        A hand of each drawn uniformly from its own table, kept when the two share no card,
+        is a pair drawn uniformly from the consistent pairs (every pair is equally likely to
+        be drawn, and each leaves the free seats the same number of ways to share the rest).
+        So every pair of ``pair`` such hands that shares no card is a deal drawn uniformly
+        (the deals are not independent, which matters to estimates only by their spread),
+        at one card mask test a pair instead of a seat dealt and checked a deal.  The more
+        deals pair ``pair`` hands of each drawn evenly over its patterns with all the others,
+        one deal kept per pattern and per HCP total a seat gains, and the HCP extremes (for
+        witnesses, not estimates).  The free seats take the rest at random."""
+        j = self.j
+        pair = PAIRED if pair is None else pair
+        a, b = j.constrained
+
+        def drawn(seat: str) -> np.ndarray:  # ``pair`` hands as they come, then ``pair`` evenly over its patterns
+            by_pat = self.table(seat).ph.sum(axis=1)
+            even = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
+            return np.concatenate([self.hands(seat, pair), self.hands(seat, pair, even)])
+
+        ha, hb = drawn(a), drawn(b)
+        ma, mb = _bits(ha), _bits(hb)
+        rows, cols = [], []
+        for i in range(0, len(ma), 256):
+            r, c = np.nonzero((ma[i:i + 256, None] & mb[None, :]) == 0)
+            rows.append(r + i)
+            cols.append(c)
+        self.spent += len(ma) * len(mb) * PAIR_CHECK
+        r, c = np.concatenate(rows), np.concatenate(cols)
+        uniform = (r < pair) & (c < pair)
+        # of the others: the first pair that shows each pattern or HCP of either seat or each
+        # split of lengths between them and the free seats, and the pairs at the extremes of
+        # each seat's HCP and of their sum (the free seats' share)
+        la, lb = ha.reshape(len(ha), 4, 13).sum(axis=2), hb.reshape(len(hb), 4, 13).sum(axis=2)
+        pa, pb = _PAT_OF14[la @ _R14], _PAT_OF14[lb @ _R14]
+        xa, xb = ha.astype(np.int64) @ CARD_HCP, hb.astype(np.int64) @ CARD_HCP
+        rest = np.flatnonzero(~uniform)
+        keep = []
+        if len(rest):
+            ra, rb = r[rest], c[rest]
+            for v in (pa[ra], pb[rb], xa[ra], xb[rb], (la[ra] + lb[rb]) @ _R14):
+                order = np.argsort(v, kind="stable")
+                first = np.ones(len(order), bool)
+                first[1:] = v[order][1:] != v[order][:-1]
+                keep.append(rest[order[first]])
+            total = xa[ra] + xb[rb]
+            keep += [rest[total == total.min()][:8], rest[total == total.max()][:8]]
+        extra = unique(np.concatenate(keep)) if keep else np.zeros(0, np.int64)
+
+        def deals(k: np.ndarray) -> np.ndarray:
+            owner = np.full((len(k), 52), -1, np.int8)
+            if j.known is not None:
+                owner[:, ~j.unseen] = SEATS.index(j.known[0])
+            rr, cc = np.nonzero(ha[r[k]])
+            owner[rr, cc] = SEATS.index(a)
+            rr, cc = np.nonzero(hb[c[k]])
+            owner[rr, cc] = SEATS.index(b)
+            j._deal_rest(owner, [SEATS.index(s) for s in j.free], self.rng)
+            return owner
+
+        uniform = np.flatnonzero(uniform)
+        if len(uniform) > KEEP_UNIFORM:  # enough for the estimates (which only order the patterns)
+            uniform = np.sort(self.rng.choice(uniform, KEEP_UNIFORM, replace=False))
+        self.spent += DEAL_COST * (len(uniform) + len(extra))
+        return deals(uniform), deals(extra)
 
     def _disjoint_pairs(self, masks: np.ndarray, hb: np.ndarray, tries: int) -> tuple[np.ndarray, np.ndarray]:
         """Up to ``tries`` (partial deal, hand) pairs that share no card, drawn at random: first
@@ -401,7 +480,8 @@ class _Search:
             table = build_seat(j.formulas.get(drawer, TRUE), avail)
             if table is None:
                 continue
-            self.spent += table.work
+            self.spent += table.work + COND_COST * table.last_pairs
+            self.first_draw(table)
             cls = table.sample(draws, self.rng, pat_ok, hcp_ok)
             if cls is None:
                 continue
@@ -436,8 +516,12 @@ DRAW_BASE = 0.04  # the work of the first draw besides the deals it deals
 DEAL_COST = 6e-6  # the work of one deal dealt by the exact sampler (DRAW_TRIES at most at first)
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
+PAIRED = 512  # hands of each of two constrained seats paired for the first deals, and as many evenly
+KEEP_UNIFORM = 2048  # of the uniform deals pairing gives, those kept
+PAIR_CHECK = 1e-8  # the work of testing one pair of hands for a shared card
 HAND_COST = 4e-6  # the work of one hand drawn from a table and placed (a pool of 8,192: 0.02-0.08 s)
-HCP_PASS = 0.6  # a table's first draw under an HCP condition, as a share of the table's work
+SAMPLE_BASE = 0.007  # a table's first draw besides its last suit's moves (LAST_COST a pair, as built)
+COND_COST = 3e-8  # a table's draw under a new condition, per pair of its last suit
 FRONTIER = 256  # the deals swaps start from in one round, at most
 FRONTIER_PER = 4  # of the deals a round finds, those the next starts from per thing shown
 HOLD_COST = 2e-5  # the work of checking one hand against a table, per second of the table's work
@@ -779,13 +863,21 @@ def joint_views(j) -> dict:
                     lo += cum[np.arange(len(owner)), cnt] - cum[np.arange(len(owner)), cnt - n]
                 note_hcp(s, lo, hi)
 
-    # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start
-    drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=DRAW_TRIES)
+    search = _Search(j, np.random.default_rng(j.seed + 1))
+    if len(j.constrained) == 2 and len(j.free) + 2 == len(j.unseen_seats):
+        # two constrained seats, the others free: pairs of their hands (see _Search.paired)
+        drawn, more = search.paired()
+        spent[0] += j.outer_work
+    else:
+        # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start
+        drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=DRAW_TRIES)
+        more = drawn[:0]
+        spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search
+        if j.anchor is not None:
+            search.first_draw(j.tables[j.anchor])
     # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
-    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search
-    search = _Search(j, np.random.default_rng(j.seed + 1))
     model: DealModel | None = None
 
     def cp() -> DealModel:
@@ -846,6 +938,8 @@ def joint_views(j) -> dict:
                 frontier = frontier[_informative(j, frontier, want_pat, lo_t, hi_t)]
 
     # the drawn deals at each seat's HCP extremes, and others at random, are where swaps start
+    witness(more, 0.0)
+    drawn = np.concatenate([drawn, more])
     if len(drawn):
         start = [rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
         for s in j.unseen_seats:

@@ -644,6 +644,7 @@ class SeatTable:
                 aux += np.bincount(code * NHCP + h, weights=pc, minlength=len(aux))
         self.ph = ph.reshape(len(ALL_PATTERNS), NHCP)
         self.work = getattr(self, "work", 0.0) + TABLE_BASE + LAST_COST * last
+        self.last_pairs = last  # the last suit's pairs evaluated: what _last_moves() costs again
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
 
@@ -657,7 +658,7 @@ class SeatTable:
         t.viable_code = np.zeros(1 << 16, bool)
         t.viable_code[PAT_CODE[t.viable]] = True
         t._backward = {}
-        for name in ("_class_index", "_low"):
+        for name in ("_class_index", "_low", "_last"):
             if name in t.__dict__:
                 del t.__dict__[name]
         t.finish()
@@ -711,11 +712,12 @@ class SeatTable:
             b3 = self.completions.copy()
             if pat_ok is not None:
                 b3 *= np.where(pat_ok > 0, pat_ok, 0)[self.pattern3]
-        else:
-            b3 = np.zeros(len(self.keys[3]))
-            rows3 = None if pat_ok is None else np.flatnonzero(pat_ok[self.pattern3] > 0)
-            for r, _, _, _, w in self._blocks(rows3, pat_ok, hcp_ok):
-                b3[r] += w.sum(axis=1)
+        else:  # from the last suit's moves, with their HCP
+            rows, _, w, hcp, _ = self._last_moves()
+            w = w * hcp_ok[hcp]
+            if pat_ok is not None:
+                w *= self._pattern_factor(pat_ok)[rows]
+            b3 = np.bincount(rows, weights=w, minlength=len(self.keys[3]))
         out = [b3]
         for k in (2, 1, 0):  # a state not on the way to an allowed pattern completes in 0 ways
             rows, cols, nxt, _ = self._transitions(k)
@@ -723,6 +725,35 @@ class SeatTable:
                                       minlength=len(self.keys[k])))
         self._backward[ck] = out
         return out
+
+    def _pattern_factor(self, pat_ok: np.ndarray) -> np.ndarray:
+        """Per third-suit state, its pattern's weight under ``pat_ok`` (booleans: 1 or 0)."""
+        f = pat_ok[self.pattern3]
+        return f.astype(np.float64) if f.dtype.kind == "b" else np.where(f > 0, f, 0.0)
+
+    def _last_moves(self):
+        """The last suit's moves, computed once (the evaluation finish() made, kept the second
+        time it is needed: by the first draw or HCP condition): (third-suit state, contribution,
+        ways, HCP of the hand) for each holding of the last suit that completes a hand of the
+        formula, sorted by state, and each state's first move (one more entry than states)."""
+        m = self.__dict__.get("_last")
+        if m is None:
+            hcp_j = self.layout.plan.index[("hcp", None)]
+            rows3 = np.flatnonzero(self.viable[self.pattern3]) if self.viable.sum() * 4 < self.viable.size else None
+            parts = []
+            for r, _, cs, new, w in self._blocks(rows3):
+                rr, cc = np.nonzero(w)
+                parts.append((r[rr], cs[cc], w[rr, cc], self.layout.column(new, hcp_j)[rr, cc]))
+            if parts:
+                rows, cols, ways, hcp = (np.concatenate([p[i] for p in parts]) for i in range(4))
+            else:
+                rows = cols = hcp = np.zeros(0, np.int64)
+                ways = np.zeros(0)
+            order = np.argsort(rows, kind="stable")
+            rows = rows[order].astype(np.int32)
+            m = self._last = (rows, cols[order].astype(np.int32), ways[order], hcp[order].astype(np.int8),
+                              np.searchsorted(rows, np.arange(len(self.keys[3]) + 1)))
+        return m
 
     @property
     def pattern3(self) -> np.ndarray:
@@ -780,19 +811,26 @@ class SeatTable:
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
-            if k < 3:  # the moves of the states drawn, laid out as (state, contribution)
+            # the moves of the states drawn, laid out as (state, contribution)
+            if k < 3:
                 _, cols, nxt, first = self._transitions(k)
-                start, size = first[uniq], first[uniq + 1] - first[uniq]
-                at = np.repeat(np.arange(len(uniq)), size)
-                move = np.arange(int(size.sum())) + np.repeat(start - (np.cumsum(size) - size), size)
+            else:
+                _, cols, ways, hcp, first = self._last_moves()
+            start, size = first[uniq], first[uniq + 1] - first[uniq]
+            at = np.repeat(np.arange(len(uniq)), size)
+            move = np.arange(int(size.sum())) + np.repeat(start - (np.cumsum(size) - size), size)
+            w = np.zeros(new.shape)
+            if k < 3:
                 idx = np.full(new.shape, -1, np.int64)
                 idx[at, cols[move]] = nxt[move]
-                w = np.zeros(new.shape)
                 w[at, cols[move]] = back[k + 1][nxt[move]] * step.counts[cols[move]]
             else:
-                w = np.zeros(new.shape)
-                for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
-                    w[np.searchsorted(uniq, r)[:, None], cs[None, :]] = ww  # uniq is sorted
+                wm = ways[move]
+                if hcp_ok is not None:
+                    wm = wm * hcp_ok[hcp[move]]
+                if pat_ok is not None:
+                    wm = wm * self._pattern_factor(pat_ok)[uniq][at]
+                w[at, cols[move]] = wm
                 idx = None
             pick = _pick_rows(w, inv, rng.random(n))
             chosen[:, k] = pick
