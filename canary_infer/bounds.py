@@ -267,9 +267,24 @@ class _Search:
         a, b = j.constrained
 
         def drawn(seat: str) -> np.ndarray:  # ``pair`` hands as they come, then ``pair`` evenly over its patterns
-            by_pat = self.table(seat).ph.sum(axis=1)
+            table = self.table(seat)
+            by_pat = table.ph.sum(axis=1)
             even = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
-            return np.concatenate([self.hands(seat, pair), self.hands(seat, pair, even)])
+            if seat in self.tight:
+                return np.concatenate([self.hands(seat, pair), self.hands(seat, pair, even)])
+            # a seat that most hands fit (a pass): any hands, kept where they fit its calls, are
+            # drawn as its own table would draw them, without that table's first draw
+            out = []
+            for weight in (None, even):
+                got = np.zeros((0, 52), bool)
+                for _ in range(8):
+                    if len(got) >= pair:
+                        break
+                    hs = self.hands(j.free[0], 2 * pair, weight)
+                    self.spent += len(hs) * HOLD_COST * table.work
+                    got = np.concatenate([got, hs[table.holds(_classes(hs.astype(np.int8), 1))]])
+                out.append(got[:pair])
+            return np.concatenate(out)
 
         ha, hb = drawn(a), drawn(b)
         ma, mb = _bits(ha), _bits(hb)
@@ -507,6 +522,7 @@ _TYPE_FIRST = np.tile(np.array([0, 1, 2, 3, 4, 5, 6]), 4) + _TYPE_SUIT * 13
 _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
+PAIR_AFTER = 2_500  # as many for two constrained seats with the others free, before pairing their hands
 TAIL_COST = 0.03  # the work of one exact_tail besides the tables it builds (counted as built)
 BUILD_COST = 3e-5  # the work of building one constraint of the whole-deal CP-SAT model
 LP_WALL = 3.0  # a solve with the linear relaxation takes up to this many times its deterministic time
@@ -864,17 +880,19 @@ def joint_views(j) -> dict:
                 note_hcp(s, lo, hi)
 
     search = _Search(j, np.random.default_rng(j.seed + 1))
-    if len(j.constrained) == 2 and len(j.free) + 2 == len(j.unseen_seats):
-        # two constrained seats, the others free: pairs of their hands (see _Search.paired)
-        drawn, more = search.paired()
-        spent[0] += j.outer_work
-    else:
-        # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start
-        drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=DRAW_TRIES)
-        more = drawn[:0]
-        spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search
-        if j.anchor is not None:
-            search.first_draw(j.tables[j.anchor])
+    pairable = len(j.constrained) == 2 and len(j.free) + 2 == len(j.unseen_seats)
+    # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start;
+    # for two constrained seats with the others free, at most PAIR_AFTER, and if that is not
+    # enough (the second seat's calls fit few of the hands dealt), pairs of their hands
+    # (see _Search.paired)
+    drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES)
+    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search
+    if j.anchor is not None:
+        search.first_draw(j.tables[j.anchor])
+    more = drawn[:0]
+    if pairable and len(drawn) < 500:
+        uniform, more = search.paired()
+        drawn = np.concatenate([drawn, uniform])
     # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)

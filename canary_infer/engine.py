@@ -811,6 +811,13 @@ class SeatTable:
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
+            if k == 3 and "_last" not in self.__dict__ and len(uniq) * 4 < len(self.keys[3]):
+                # few states drawn: the last suit evaluated on them (its moves kept once many are)
+                w = np.zeros(new.shape)
+                for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
+                    w[np.searchsorted(uniq, r)[:, None], cs[None, :]] = ww  # uniq is sorted
+                chosen[:, k] = _pick_rows(w, inv, rng.random(n))
+                break
             # the moves of the states drawn, laid out as (state, contribution)
             if k < 3:
                 _, cols, nxt, first = self._transitions(k)
