@@ -458,10 +458,11 @@ def test_the_budget_counts_the_tables_however_they_were_come_by():
         assert tw_a == tw_b > 0 and work_a == work_b >= tw_a
 
 
-def _pair_hcp_law(least: int) -> dict[int, float]:
-    """P(North holds h HCP) over the deals where North and South each hold at least ``least``,
-    counted independently of the engine: the four cards of each honour rank and the 36 spot
-    cards shared out between North, South and the rest, by combinatorics."""
+def _pair_hcp_law(north, south) -> dict[int, float]:
+    """P(North holds h HCP) over the deals where North's HCP satisfy ``north`` and South's
+    ``south`` (predicates), counted independently of the engine: the four cards of each
+    honour rank and the 36 spot cards shared out between North, South and the rest, by
+    combinatorics."""
     states = {(0, 0, 0, 0): 1}  # (North's HCP, South's, North's cards, South's) -> ways
     for value in (4, 3, 2, 1):
         nxt: dict = {}
@@ -473,34 +474,40 @@ def _pair_hcp_law(least: int) -> dict[int, float]:
         states = nxt
     law: dict[int, int] = {}
     for (hn, hs, cn, cs), w in states.items():
-        if hn >= least and hs >= least and cn <= 13 and cs <= 13:
+        if north(hn) and south(hs) and cn <= 13 and cs <= 13:
             spots = math.comb(36, 13 - cn) * math.comb(36 - (13 - cn), 13 - cs)
             law[hn] = law.get(hn, 0) + w * spots
     total = sum(law.values())
     return {h: w / total for h, w in law.items()}
 
 
-def test_paired_hands_are_consistent_deals_drawn_uniformly():
-    """With two constrained seats and the others free, the first deals pair hands drawn from
-    each seat's own table, kept when they share no card: every deal must fit both seats'
-    calls, and the uniform part must follow the exact law of the whole deal (North's HCP when
-    both North and South hold 14+, from combinatorics), which hands drawn without regard to
-    each other do not: alone, North would hold up to 37."""
+@pytest.mark.parametrize("north, south, law_n, law_s, top", [
+    ("hcp >= 14", "hcp >= 14", lambda h: h >= 14, lambda h: h >= 14, 26),
+    # North fits half of all hands: its hands are drawn as any hands kept where they fit
+    ("hcp <= 9", "hcp >= 14", lambda h: h <= 9, lambda h: h >= 14, 9),
+])
+def test_paired_hands_are_consistent_deals_drawn_uniformly(north, south, law_n, law_s, top):
+    """With two constrained seats and the others free, the first deals may pair hands drawn
+    for each seat, kept when they share no card: every deal must fit both seats' calls, and
+    the uniform part must follow the exact law of the whole deal (North's HCP, from
+    combinatorics), which North's hands drawn without regard to South's do not."""
     from canary_infer.bounds import _Search
 
-    f = {"N": parse("hcp >= 14"), "S": parse("hcp >= 14")}
+    f = {"N": parse(north), "S": parse(south)}
     j = Joint(f)
+    search = _Search(j, np.random.default_rng(7))
+    assert ("N" in search.tight) == (north == "hcp >= 14")
     # 2,048 hands a seat (the search pairs fewer): the deals share hands, so their spread is
     # wider than that of as many independent deals
-    uniform, more = _Search(j, np.random.default_rng(7)).paired(2048)
+    uniform, more = search.paired(2048)
     assert len(uniform) > 1000 and len(more) > 0
     for rows in (uniform, more):
         assert ((rows >= 0).all() and (np.stack([(rows == k).sum(axis=1) for k in range(4)]) == 13).all())
         for s, x in f.items():
             assert j.tables[s].holds(classes_of(rows, "NESW".index(s))).all()
             assert all(evaluate(x, deal_of(r)[s]) for r in rows[:50])
-    law = _pair_hcp_law(14)
-    assert max(law) == 26  # the deck leaves North at most 40 - 14
+    law = _pair_hcp_law(law_n, law_s)
+    assert max(law) == top
     hcp = (uniform == 0).astype(np.int64) @ np.tile(np.array([4, 3, 2, 1] + [0] * 9), 4)
     seen = np.bincount(hcp, minlength=38) / len(hcp)
     tv = 0.5 * sum(abs(seen[h] - law.get(h, 0.0)) for h in range(38))
