@@ -4,6 +4,7 @@ and held together with the card-level CP-SAT model on random formulas."""
 import random
 from math import comb
 
+import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -240,3 +241,31 @@ def test_ways_to_complete_under_an_hcp_condition_match_brute_force():
         want = sum(n for (p, h), n in counts.items() if h >= 8 and p[1] >= 4 and hcp_ok[h]
                    and (pat_ok is None or pat_ok[ALL_PATTERNS.index(p)]))
         assert t.backward(pat_ok, hcp_ok)[0][0] == want
+
+
+def test_draws_are_the_same_whether_the_last_suits_moves_are_kept_or_not():
+    """A table keeps its last suit's moves once draws have evaluated as many states as it has
+    (or an HCP condition asks about most of them); before that, a draw evaluates the last
+    suit on the states drawn.  Which of the two a table does depends on what was asked of it
+    before, so both must give the same ways and the same hands for the same random numbers,
+    else an answer would depend on the auctions answered before it."""
+    from canary_infer.engine import NHCP, build_seat
+
+    f = parse("hcp >= 11 and (S >= 5 or H >= 5) and losers <= 8")
+    fresh, kept = build_seat(f), build_seat(f)
+    kept._last_moves()
+    assert "_last" in kept.__dict__ and "_last" not in fresh.__dict__
+    by_pat = fresh.ph.sum(axis=1)
+    even = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
+    five = np.zeros(len(by_pat), bool)
+    five[int(np.argmax(by_pat))] = True
+    high = np.zeros(NHCP, bool)
+    high[17:20] = True
+    for k, (pat, hcp) in enumerate(((None, None), (even, None), (five, high), (None, high), (even, high))):
+        for a, b in zip(fresh.backward(pat, hcp), kept.backward(pat, hcp), strict=True):
+            assert np.array_equal(a, b)
+        got = [t.sample(64, np.random.default_rng(3), pat, hcp) for t in (fresh, kept)]
+        assert np.array_equal(got[0], got[1])
+        # the fresh table evaluates only what it is asked about, until an HCP condition on
+        # every pattern (the fourth) makes it keep its moves
+        assert ("_last" in fresh.__dict__) == (k >= 3)
