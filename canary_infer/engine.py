@@ -658,7 +658,7 @@ class SeatTable:
         t.viable_code = np.zeros(1 << 16, bool)
         t.viable_code[PAT_CODE[t.viable]] = True
         t._backward = {}
-        for name in ("_class_index", "_low", "_last", "_n_evaluated"):
+        for name in ("_class_index", "_low", "_last"):
             if name in t.__dict__:
                 del t.__dict__[name]
         t.finish()
@@ -712,21 +712,12 @@ class SeatTable:
             b3 = self.completions.copy()
             if pat_ok is not None:
                 b3 *= np.where(pat_ok > 0, pat_ok, 0)[self.pattern3]
-        else:
-            # the ways (whole numbers, so summed exactly in any order) under the HCP condition:
-            # from the last suit's moves if kept (or if most states are asked about), else
-            # evaluated on the states of the patterns asked about; then the patterns' weights
-            n3 = len(self.keys[3])
-            rows3 = None if pat_ok is None else np.flatnonzero(pat_ok[self.pattern3] > 0)
-            if "_last" in self.__dict__ or rows3 is None or len(rows3) * 4 >= n3:
-                rows, _, w, hcp, _ = self._last_moves()
-                b3 = np.bincount(rows, weights=w * hcp_ok[hcp], minlength=n3)
-            else:
-                b3 = np.zeros(n3)
-                for r, _, _, _, w in self._blocks(rows3, None, hcp_ok):
-                    b3[r] += w.sum(axis=1)
+        else:  # from the last suit's moves, with their HCP
+            rows, _, w, hcp, _ = self._last_moves()
+            w = w * hcp_ok[hcp]
             if pat_ok is not None:
-                b3 *= self._pattern_factor(pat_ok)
+                w *= self._pattern_factor(pat_ok)[rows]
+            b3 = np.bincount(rows, weights=w, minlength=len(self.keys[3]))
         out = [b3]
         for k in (2, 1, 0):  # a state not on the way to an allowed pattern completes in 0 ways
             rows, cols, nxt, _ = self._transitions(k)
@@ -820,11 +811,8 @@ class SeatTable:
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
-            seen = self.__dict__.get("_n_evaluated", 0) + len(uniq)  # third-suit states evaluated by draws
-            if k == 3 and "_last" not in self.__dict__ and seen < len(self.keys[3]):
-                # the last suit evaluated on the states drawn, until as many have been as the
-                # table has (then its moves are kept: the weights are the same either way)
-                self._n_evaluated = seen
+            if k == 3 and "_last" not in self.__dict__ and len(uniq) * 4 < len(self.keys[3]):
+                # few states drawn: the last suit evaluated on them (its moves kept once many are)
                 w = np.zeros(new.shape)
                 for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
                     w[np.searchsorted(uniq, r)[:, None], cs[None, :]] = ww  # uniq is sorted

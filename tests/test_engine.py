@@ -244,11 +244,11 @@ def test_ways_to_complete_under_an_hcp_condition_match_brute_force():
 
 
 def test_draws_are_the_same_whether_the_last_suits_moves_are_kept_or_not():
-    """A table keeps its last suit's moves once draws have evaluated as many states as it has
-    (or an HCP condition asks about most of them); before that, a draw evaluates the last
-    suit on the states drawn.  Which of the two a table does depends on what was asked of it
-    before, so both must give the same ways and the same hands for the same random numbers,
-    else an answer would depend on the auctions answered before it."""
+    """A table keeps its last suit's moves once a draw of many states or an HCP condition
+    needs them; before that, a draw of few states evaluates the last suit on those states.
+    Which of the two a table does depends on what was asked of it before, so both must give
+    the same ways and the same hands for the same random numbers, else an answer would
+    depend on the auctions answered before it."""
     from canary_infer.engine import NHCP, build_seat
 
     f = parse("hcp >= 11 and (S >= 5 or H >= 5) and losers <= 8")
@@ -266,6 +266,6 @@ def test_draws_are_the_same_whether_the_last_suits_moves_are_kept_or_not():
             assert np.array_equal(a, b)
         got = [t.sample(64, np.random.default_rng(3), pat, hcp) for t in (fresh, kept)]
         assert np.array_equal(got[0], got[1])
-        # the fresh table evaluates only what it is asked about, until an HCP condition on
-        # every pattern (the fourth) makes it keep its moves
-        assert ("_last" in fresh.__dict__) == (k >= 3)
+        # the fresh table evaluates only the states drawn, until an HCP condition (the third
+        # question) makes it keep its moves
+        assert ("_last" in fresh.__dict__) == (k >= 2)
