@@ -30,8 +30,9 @@ busy machine as on an idle one.  Each piece counts about the seconds it takes he
 * the outer bound, :data:`OUTER_BASE` and :data:`GRID_COST` per (cell, pattern) pair its
   grids look at; the first draw, :data:`DRAW_BASE` and :data:`DEAL_COST` per deal dealt;
 * a drawing attempt, :data:`TRY_COST` per deal tried; a hand drawn from a table,
-  :data:`HAND_COST`; a table's first draw, its last suit's moves (:data:`SAMPLE_BASE` and
-  ``LAST_COST`` a pair, as in its build) and each new condition drawn under,
+  :data:`HAND_COST`; a table's first draw, its last suit evaluated again (:data:`SAMPLE_BASE`
+  and ``LAST_COST`` a pair, as in its build: at most what its draws evaluate) and each new
+  condition drawn under,
   :data:`COND_COST` a pair; two seats' hands paired, :data:`PAIR_CHECK` a pair; a round of
   swaps, :data:`SWAP_COST` per swap looked at and :data:`HOLD_COST` times a table's work per
   hand checked against it;
@@ -201,8 +202,8 @@ class _Search:
                       if j.tables[s].hands / total <= 0.3]
 
     def first_draw(self, table) -> None:
-        """Count a table's first draw in this answer: its last suit's moves (evaluated again,
-        then kept with the table), whether or not an earlier answer already made them."""
+        """Count a table's first draw in this answer: its last suit evaluated again (at most;
+        for its moves, kept with the table), whether or not an earlier answer already did."""
         if id(table) not in self._drawn:
             self._drawn[id(table)] = table
             self.spent += SAMPLE_BASE + LAST_COST * table.last_pairs

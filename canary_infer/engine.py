@@ -733,7 +733,7 @@ class SeatTable:
 
     def _last_moves(self):
         """The last suit's moves, computed once (the evaluation finish() made, kept the second
-        time it is needed: by the first draw or HCP condition): (third-suit state, contribution,
+        time it is needed in full: by the first HCP condition): (third-suit state, contribution,
         ways, HCP of the hand) for each holding of the last suit that completes a hand of the
         formula, sorted by state, and each state's first move (one more entry than states)."""
         m = self.__dict__.get("_last")
@@ -811,8 +811,9 @@ class SeatTable:
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
-            if k == 3 and "_last" not in self.__dict__ and len(uniq) * 4 < len(self.keys[3]):
-                # few states drawn: the last suit evaluated on them (its moves kept once many are)
+            if k == 3 and "_last" not in self.__dict__:
+                # the last suit evaluated on the states drawn (its moves are kept by the first
+                # HCP condition, which evaluates every state; the weights are the same either way)
                 w = np.zeros(new.shape)
                 for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
                     w[np.searchsorted(uniq, r)[:, None], cs[None, :]] = ww  # uniq is sorted
