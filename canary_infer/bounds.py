@@ -201,12 +201,20 @@ class _Search:
         self.tight = [s for s in sorted(j.constrained, key=lambda s: j.tables[s].hands)
                       if j.tables[s].hands / total <= 0.3]
 
-    def first_draw(self, table) -> None:
-        """Count a table's first draw in this answer: its last suit evaluated again (at most;
-        for its moves, kept with the table), whether or not an earlier answer already did."""
-        if id(table) not in self._drawn:
-            self._drawn[id(table)] = table
-            self.spent += SAMPLE_BASE + LAST_COST * table.last_pairs
+    def draw_cost(self, table, hcp_condition: bool) -> None:
+        """Count a draw just made from a table: its last suit evaluated on the states drawn
+        (``LAST_COST`` a pair, as in its build; less where the table keeps its moves); once a
+        table in this answer, :data:`SAMPLE_BASE`, and the first HCP condition's evaluation of
+        every state (which keeps the moves), whether or not an earlier answer already did."""
+        share = min(1.0, table.drawn_states / max(1, len(table.keys[3])))
+        self.spent += LAST_COST * table.last_pairs * share
+        seen = self._drawn.get(id(table))
+        if seen is None:
+            seen = self._drawn[id(table)] = {"table": table, "hcp": False}  # the table kept alive: ids stay unique
+            self.spent += SAMPLE_BASE
+        if hcp_condition and not seen["hcp"]:
+            seen["hcp"] = True
+            self.spent += LAST_COST * table.last_pairs
 
     def table(self, seat: str):
         if seat in self.j.constrained:
@@ -228,13 +236,13 @@ class _Search:
             hcp_ok[hcp] = True
         table = self.table(seat)
         self.spent += n * HAND_COST
-        self.first_draw(table)
         if hcp_ok is not None or pat_ok is not None:  # the ways to complete under the condition: over the moves
             asked = (seat, None if hcp_ok is None else hcp_ok.tobytes(), None if pat_ok is None else pat_ok.tobytes())
             if asked not in self._asked:
                 self._asked.add(asked)
                 self.spent += COND_COST * table.last_pairs
         cls = table.sample(n, self.rng, pat_ok, hcp_ok)
+        self.draw_cost(table, hcp_ok is not None)
         if cls is None:
             return None
         owner = np.full((n, 52), -1, np.int8)
@@ -497,8 +505,8 @@ class _Search:
             if table is None:
                 continue
             self.spent += table.work + COND_COST * table.last_pairs
-            self.first_draw(table)
             cls = table.sample(draws, self.rng, pat_ok, hcp_ok)
+            self.draw_cost(table, hcp_ok is not None)
             if cls is None:
                 continue
             rows = np.repeat(owner[None, :], draws, axis=0)
@@ -887,9 +895,7 @@ def joint_views(j) -> dict:
     # enough (the second seat's calls fit few of the hands dealt), pairs of their hands
     # (see _Search.paired)
     drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES)
-    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search
-    if j.anchor is not None:
-        search.first_draw(j.tables[j.anchor])
+    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search (draws included)
     more = drawn[:0]
     if pairable and len(drawn) < 500:
         uniform, more = search.paired()

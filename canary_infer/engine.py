@@ -798,6 +798,7 @@ class SeatTable:
 
         ``pat_ok`` (booleans by pattern) or ``hcp_ok`` (by HCP) restrict the hands; float
         ``pat_ok`` weighs each pattern instead (1 / its count: every pattern equally likely)."""
+        self.drawn_states = 0  # third-suit states this draw draws (its work; set below)
         if any(len(k) == 0 for k in self.keys):  # no hand at all
             return None
         back = self.backward(pat_ok, hcp_ok)
@@ -811,6 +812,8 @@ class SeatTable:
             inv = inv.ravel()
             keys = self.keys[k][uniq]
             new = keys[:, None] + step.keys[None, :]
+            if k == 3:
+                self.drawn_states = len(uniq)
             if k == 3 and "_last" not in self.__dict__:
                 # the last suit evaluated on the states drawn (its moves are kept by the first
                 # HCP condition, which evaluates every state; the weights are the same either way)
