@@ -186,6 +186,12 @@ def _bits(held: np.ndarray) -> np.ndarray:
     return (held.astype(np.uint64) * _POW2).sum(axis=1, dtype=np.uint64)
 
 
+def _even(table) -> np.ndarray:
+    """Pattern weights that draw a table's patterns equally often (1 / each pattern's count)."""
+    by_pat = table.ph.sum(axis=1)
+    return np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
+
+
 class _Search:
     """Deals drawn with seats held to patterns or HCP values (see the module docstring)."""
 
@@ -253,8 +259,7 @@ class _Search:
         """Hands of a tight seat to match with what is placed: half drawn as they come, half
         evenly over its patterns (so that its rarer patterns, which often fit, are there)."""
         if seat not in self.pools:
-            by_pat = self.table(seat).ph.sum(axis=1)
-            weight = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
+            weight = _even(self.table(seat))
             self.pools[seat] = np.concatenate([self.hands(seat, POOL), self.hands(seat, POOL, weight)])
         return self.pools[seat]
 
@@ -277,8 +282,7 @@ class _Search:
 
         def drawn(seat: str) -> np.ndarray:  # ``pair`` hands as they come, then ``pair`` evenly over its patterns
             table = self.table(seat)
-            by_pat = table.ph.sum(axis=1)
-            even = np.where(by_pat > 0, 1.0 / np.maximum(by_pat, 1), 0.0)
+            even = _even(table)
             if seat in self.tight:
                 return np.concatenate([self.hands(seat, pair), self.hands(seat, pair, even)])
             # a seat that most hands fit (a pass): any hands, kept where they fit its calls, are

@@ -478,7 +478,6 @@ class Joint:
         self.work: float | None = None  # what the deal-level search counted in all (set by bounds.joint_views)
         self.outer_work = 0.0  # the outer bound's work (set by bounds.outer_bounds)
         self.tried = 0  # deals dealt by the last draw (set by sample)
-        self.anchor: str | None = None  # the seat the last draw drew from its table (set by sample)
         self._free_table = None
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
@@ -803,7 +802,7 @@ class Joint:
         back only if ``time_limit`` runs out, more than ``max_tries`` deals have been dealt
         (a limit on work that, unlike the clock, gives the same deals on any machine), or no
         deal is consistent."""
-        self.tried, self.anchor = 0, None  # deals dealt by this draw, and the seat drawn (its work)
+        self.tried = 0  # deals dealt by this draw (its work, for the deal-level budget)
         if n <= 0:
             return np.zeros((0, 52), np.int8)
         start = time.perf_counter()
@@ -813,7 +812,6 @@ class Joint:
         shaped = [s for s in self.constrained if _length_only(self.formulas[s])]
         general = [s for s in self.constrained if s not in shaped]
         anchor = min(general, key=lambda s: self.tables[s].hands) if general else None
-        self.anchor = anchor  # the seat drawn from its table (its first draw is work the budget counts)
         others = [s for s in general if s != anchor]
         plan = _ShapePlan(self, shaped, rest_seats=len(self.unseen_seats) - len(shaped) - (anchor is not None))
         weight = None

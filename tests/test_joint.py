@@ -394,23 +394,32 @@ def test_a_small_budget_leaves_items_open_but_never_excludes():
     assert all(full.seat(s).hcp == (9, 14) for s in "NES")
 
 
+def _spying(views, seen: list):
+    """joint_views that records each answer's (table work, work counted) in ``seen``."""
+    def spy(j):
+        out = views(j)
+        seen.append((j.table_work, j.work))
+        return out
+    return spy
+
+
+def _counted_work(monkeypatch) -> list:
+    from canary_infer import bounds
+
+    seen: list = []
+    monkeypatch.setattr(bounds, "joint_views", _spying(bounds.joint_views, seen))
+    return seen
+
+
 def test_the_budget_does_not_depend_on_the_truth_tables_an_earlier_answer_made(monkeypatch):
     """A table's work counts the truth tables its formula needs whether they are made for it
     or were made for an earlier table in the same process (they are shared).  Counted only
     when made, the same auction got a smaller count, and so a different answer, in a process
     that had answered other auctions first: P P P left West's 37 HCP unproven in a fresh
     process and proved it after a warm-up."""
-    from canary_infer import bounds, engine
+    from canary_infer import engine
 
-    seen = []
-    views = bounds.joint_views
-
-    def spy(j):
-        out = views(j)
-        seen.append((j.table_work, j.work))
-        return out
-
-    monkeypatch.setattr(bounds, "joint_views", spy)
+    seen = _counted_work(monkeypatch)
     monkeypatch.setattr(engine, "_TRUTH_TABLES", {})  # as in a process that has made none
     auction = Auction.parse("1H X P 1S")
     cold = Inferencer(budget=0.3).infer(auction, joint=True)
@@ -434,12 +443,7 @@ def test_the_budget_counts_the_tables_however_they_were_come_by():
     auction = "1H X P 1S"
     seen = []
     views = bounds.joint_views
-
-    def spy(j):
-        out = views(j)
-        seen.append((j.table_work, j.work))
-        return out
-
+    spy = _spying(views, seen)
     for budget in (0.08, 0.3):
         fresh = Inferencer(budget=budget)
         warm = Inferencer(budget=budget)
