@@ -775,15 +775,20 @@ class DealModel:
             return True
         return None
 
-    def hcp_extreme(self, seat: str, sense: str, time_limit: float, bound: int | None = None) -> int | None:
+    def hcp_extreme(self, seat: str, sense: str, time_limit: float, bound: int | None = None,
+                    seen: int | None = None) -> int | None:
         """The seat's least or most HCP over the consistent deals, None if the time runs out.
         ``bound``, a sound bound on it (the outer bound), is tried first and then the values
         next to it, each as a question of whether some deal reaches it: far cheaper than
-        optimising when the extreme is at or near the bound, as it usually is."""
+        optimising when the extreme is at or near the bound, as it usually is.  ``seen``, a
+        value some consistent deal is known to reach, is not asked again: once the values
+        beyond it are refuted, it is the extreme."""
         hcp = self.hands[seat].hcp
         end = self.spent + time_limit
         for step in range(3 if bound is not None else 0):
             v = bound + (step if sense == "min" else -step)
+            if v == seen:
+                return v
             lit = self.model.NewBoolVar("")
             self.model.Add(hcp <= v if sense == "min" else hcp >= v).OnlyEnforceIf(lit)
             # with the linear relaxation first, briefly: it refutes a total out of reach (and
@@ -1055,7 +1060,8 @@ def joint_views(j) -> dict:
         for sense, value, done in hcp_bounds[s]:
             done = done or value == (seen_lo.get(s) if sense == "min" else seen_hi.get(s))  # seen since
             if not done:
-                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value) if worth_cp() else None
+                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value,
+                                         seen_lo.get(s) if sense == "min" else seen_hi.get(s)) if worth_cp() else None
                 if exact is not None:
                     value = exact
                     if model.deal is not None:

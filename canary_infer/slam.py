@@ -31,6 +31,7 @@ import numpy as np
 from .cards import Hand
 from .engine import Available, build_seat, solve
 from .expr import TRUE, Node, conj, parse
+from .features import BIT
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
@@ -115,6 +116,23 @@ def _counted(formula: Node, trump: str | None, avail: Available, patterns) -> Sl
     return SlamFacts(trump, values, None if len(queens) == 2 else queens == {1}, span)
 
 
+def _free_facts(trump: str | None, avail: Available) -> SlamFacts:
+    """The facts of a seat whose calls say nothing: any of the unseen aces and kings (with or
+    without the trump queen), since the other unseen cards (at least 39 - 8) always fill
+    the hand to 13.  Read off the unseen cards instead of a table of every hand."""
+    def has(si: int, rank: str) -> bool:
+        return bool(avail.honours[si] & BIT[rank])
+
+    aces = sum(has(si, "A") for si in range(4))
+    kings = sum(has(si, "K") for si in range(4))
+    controls = (0, 2 * aces + kings)
+    if trump is None:
+        return SlamFacts(None, None, None, controls)
+    ti = "SHDC".index(trump)
+    values = tuple(range(aces + has(ti, "K") + 1))
+    return SlamFacts(trump, values, None if has(ti, "Q") else False, controls)
+
+
 def _search(pred, lo: int, hi: int) -> int:
     """The largest k in lo..hi with pred(k) true, pred decreasing and pred(lo) true."""
     while lo < hi:
@@ -143,6 +161,8 @@ def slam_facts(formulas: tuple[Node, ...], trump: str | None, avail: Available |
         kc = aces + int(hand.has(trump, "K"))
         return SlamFacts(trump, (kc,), hand.has(trump, "Q"), (2 * aces + kings,) * 2)
     formula = conj(formulas) if formulas else TRUE
+    if formula == TRUE:
+        return _free_facts(trump, avail)
     pats = tuple(sorted(patterns)) if patterns is not None else None
     counted = _counted(formula, trump, avail, pats)
     if counted is not None:

@@ -277,6 +277,13 @@ def test_the_deal_model_answers_by_hand_worked_cases():
     for bound in (None, 33, 34, 36):
         assert m.hcp_extreme("E", "max", 10.0, bound) == 33, bound
     assert m.hcp_extreme("N", "min", 10.0, 0) == 0
+    # a value a deal is known to reach is not asked again: 34 refuted, 33 is the answer
+    solves = []
+    real = m._solve
+    m._solve = lambda *a, **k: solves.append(a) or real(*a, **k)
+    assert m.hcp_extreme("E", "max", 10.0, 34, seen=33) == 33
+    assert len(solves) == 1 and m.deal is None
+    del m._solve
     assert m.pattern_possible("W", (1, 4, 4, 4), 10.0) is False
     assert m.pattern_possible("W", (0, 5, 4, 4), 10.0) is True
     assert m.pattern_possible("E", (6, 7, 0, 0), 10.0) is True

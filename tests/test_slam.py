@@ -69,6 +69,22 @@ def test_the_cards_you_hold_are_excluded():
     assert f.keycard_values == kcs and f.trump_queen is False and f.controls == ctrls == (0, 4)
 
 
+@pytest.mark.parametrize("mine,trump", [("KQJ2.Q32.K32.J43", "S"), ("2.AKQJ3.AK32.432", "H"),
+                                        ("T9876.5432.32.32", "D"), ("A.K.Q.JT98765432", None)])
+def test_a_seat_whose_calls_say_nothing_holds_any_unseen_honours(mine, trump):
+    # read off the unseen cards, not built as a table: the honour sets a 13-card hand can take
+    # from what I do not hold say the same
+    gone = frozenset(Hand.from_pbn(mine).cards)
+    kcs, queens, ctrls = brute(0, 37, trump or "S", gone)
+    f = slam_facts((), trump, Available.excluding(Hand.from_pbn(mine)))
+    assert f.controls == ctrls
+    if trump is None:
+        assert f.keycard_values is None and f.trump_queen is None
+    else:
+        assert f.keycard_values == kcs
+        assert f.trump_queen == (None if len(queens) == 2 else queens.pop())
+
+
 def test_a_known_hand_is_counted_directly():
     f = slam_facts((), "H", hand=Hand.from_pbn("AK2.KQ2.A432.432"))
     assert f.keycard_values == (3,) and f.trump_queen is True and f.controls == (6, 6)  # SA DA, SK HK
