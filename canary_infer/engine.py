@@ -44,8 +44,11 @@ def unique(a: np.ndarray, inverse: bool = False):
     a = np.asarray(a).ravel()
     if len(a) == 0:
         return (a, np.zeros(0, np.int64)) if inverse else a
-    order = np.argsort(a) if inverse else None
-    s = a[order] if inverse else np.sort(a)
+    # numpy's stable sort runs in sorted stretches, which the programme's keys mostly come in
+    # (rows in order, each plus a suit's contributions in order): a third to a half faster
+    # than the default there, with the same result (the values are sorted either way)
+    order = np.argsort(a, kind="stable") if inverse else None
+    s = a[order] if inverse else np.sort(a, kind="stable")
     flag = np.empty(len(s), bool)
     flag[0] = True
     np.not_equal(s[1:], s[:-1], out=flag[1:])
@@ -897,8 +900,14 @@ def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
 def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(keys) == 0:
         return keys, counts
-    uniq, inv = unique(keys, inverse=True)
-    return uniq, np.bincount(inv, weights=counts, minlength=len(uniq))
+    order = np.argsort(keys, kind="stable")  # see unique
+    s = keys[order]
+    first = np.empty(len(s), bool)
+    first[0] = True
+    np.not_equal(s[1:], s[:-1], out=first[1:])
+    at = np.flatnonzero(first)
+    # counts of hands are whole numbers below 2**53, so their float sums are exact in any order
+    return s[at], np.add.reduceat(counts[order], at)
 
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
