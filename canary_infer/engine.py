@@ -919,17 +919,29 @@ _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
 TABLE_BASE, PAIR_COST, LAST_COST, ENTRY_COST = 0.005, 3e-8, 1.2e-7, 1.2e-7
 
 
-def _pairs(keys, counts, used, step: SuitStep, last: bool):
-    """Yield (row index, contribution index, summed keys) in chunks, length-feasible only."""
-    for n in unique(step.length):
-        rows = np.flatnonzero(used == 13 - n) if last else np.flatnonzero(used <= 13 - n)
-        if len(rows) == 0:
-            continue
-        cs = np.flatnonzero(step.length == n)
-        per = max(1, _PAIRS // len(cs))
-        for i in range(0, len(rows), per):
-            r = rows[i:i + per]
-            yield np.repeat(r, len(cs)), np.tile(cs, len(r)), (keys[r][:, None] + step.keys[cs][None, :]).ravel()
+def _pairs(keys, counts, used, step: SuitStep):
+    """Yield (row index, contribution index, summed keys) in chunks of at most about
+    :data:`_PAIRS` pairs, length-feasible only: each row with every contribution whose
+    length fits in the cards the row has left (the contributions in order of length, so
+    that they are a prefix), all rows at once rather than one length at a time."""
+    by_len = np.argsort(step.length, kind="stable")
+    fit = np.searchsorted(step.length[by_len], 13 - used, side="right")  # per row: how many fit
+    rows = np.flatnonzero(fit)
+    if len(rows) == 0:
+        return
+    n = fit[rows]
+    ends = np.cumsum(n)
+    cut = [0]  # rows split where the running count of pairs passes each multiple of _PAIRS
+    while cut[-1] < len(rows):
+        base = ends[cut[-1] - 1] if cut[-1] else 0
+        cut.append(max(cut[-1] + 1, int(np.searchsorted(ends, base + _PAIRS, side="right"))))
+    for a, b in zip(cut, cut[1:], strict=False):
+        r, k = rows[a:b], n[a:b]
+        total = int(k.sum())
+        r_idx = np.repeat(r, k)
+        start = np.cumsum(k) - k
+        c_idx = by_len[np.arange(total) - np.repeat(start, k)]
+        yield r_idx, c_idx, keys[r_idx] + step.keys[c_idx]
 
 
 def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> list[SuitStep]:
@@ -1014,7 +1026,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     for si in range(3):
         used = _used(keys, lay.low)
         out_k, out_c = [], []
-        for r, c, new in _pairs(keys, counts, used, steps[si], last=False):
+        for r, c, new in _pairs(keys, counts, used, steps[si]):
             pairs += len(new)
             new, ok = shaper(si, new)
             out_k.append(new[ok])
@@ -1070,6 +1082,23 @@ class _Shaper:
 _TRUTH_TABLES: dict = {}
 
 
+def _row_groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of a 2-D uint8 array, the number of its group of equal rows (groups numbered
+    in order of first appearance), and each group's first row."""
+    v = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel()
+    order = np.argsort(v, kind="stable")  # equal rows stay in order: each group's first comes first
+    s = v[order]
+    fresh = np.empty(len(v), bool)
+    fresh[0] = True
+    fresh[1:] = s[1:] != s[:-1]
+    g = np.empty(len(v), np.int64)
+    g[order] = np.cumsum(fresh) - 1
+    first = order[fresh]
+    rank = np.empty(len(first), np.int64)
+    rank[np.argsort(first)] = np.arange(len(first))
+    return rank[g], np.sort(first)
+
+
 class _Evaluator:
     """A rewritten formula evaluated on packed states, one pattern group at a time.
 
@@ -1096,11 +1125,7 @@ class _Evaluator:
                 walk(c, live & ~(ct | cf))
 
         walk(n, ~(t | f))
-        packed = np.packbits(np.stack(cols, axis=1), axis=1)
-        seen: dict[bytes, int] = {}
-        gid = np.array([seen.setdefault(row.tobytes(), len(seen)) for row in packed], np.int64)
-        first = np.zeros(len(seen), np.int64)
-        first[gid[::-1]] = np.arange(len(gid))[::-1]
+        gid, first = _row_groups(np.packbits(np.stack(cols, axis=1), axis=1))
         index: dict[Node, int] = {}
         merged = np.array([index.setdefault(self._specialised(n, int(p), memo), len(index)) for p in first])
         self.gid = merged[gid.ravel()]
