@@ -269,3 +269,31 @@ def test_draws_are_the_same_whether_the_last_suits_moves_are_kept_or_not():
         # the fresh table evaluates only the states drawn, until an HCP condition (the third
         # question) makes it keep its moves
         assert ("_last" in fresh.__dict__) == (k >= 2)
+
+
+def test_pairs_formed_in_small_chunks_give_the_same_counts(monkeypatch):
+    """A suit's (state, holding) pairs come in chunks of about _PAIRS; with chunks of a few
+    pairs (rows split across many of them) the table must count exactly the same hands,
+    and the counts still match combinatorics."""
+    from canary_infer import engine
+
+    f = parse("S == 5 and H >= 3 and hcp in 11..15")
+    whole = engine.build_seat(f)
+    monkeypatch.setattr(engine, "_PAIRS", 7)
+    small = engine.build_seat(f)
+    assert np.array_equal(whole.ph, small.ph) and whole.work == small.work
+    g = parse("S == 5")
+    assert engine.build_seat(g).hands == comb(13, 5) * comb(39, 8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 6), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_rows_are_grouped_in_order_of_first_appearance(n, width, values, rnd):
+    from canary_infer.engine import _row_groups
+
+    rows = np.array([[rnd.randrange(values) for _ in range(width)] for _ in range(n)], np.uint8)
+    seen: dict[bytes, int] = {}
+    expect = [seen.setdefault(r.tobytes(), len(seen)) for r in rows]
+    gid, first = _row_groups(rows)
+    assert gid.tolist() == expect
+    assert first.tolist() == [expect.index(k) for k in range(len(seen))]
