@@ -411,6 +411,22 @@ class Layout:
     recap: list[int]  # columns to bring back under their cap after each addition
     base_bits: int  # the length and HCP fields, never zeroed
 
+    @property
+    def recap_split(self) -> tuple[int, list[tuple[int, int, int]]]:
+        """The recapped columns for :func:`_recap`: the high bits of the two-bit columns
+        capped at 1 (one mask), and (offset, cap, mask) of the others."""
+        got = self.__dict__.get("_recap_split")
+        if got is None:
+            ones, rest = 0, []
+            for j in self.recap:
+                off, cap, mask = int(self.offs[j]), int(self.caps[j]), int(self.masks[j])
+                if cap == 1 and mask == 3:
+                    ones |= 2 << off
+                else:
+                    rest.append((off, cap, mask))
+            got = self.__dict__["_recap_split"] = (ones, rest)
+        return got
+
     def column(self, keys: np.ndarray, j: int) -> np.ndarray:
         return (keys >> int(self.offs[j])) & int(self.masks[j])
 
@@ -890,10 +906,22 @@ def _used(keys: np.ndarray, low: int) -> np.ndarray:
 
 
 def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
-    for j in lay.recap:
-        off, cap = int(lay.offs[j]), int(lay.caps[j])
-        v = (keys >> off) & int(lay.masks[j])
-        keys = keys - (np.maximum(v - cap, 0) << off)
+    """Every capped column brought back under its cap (a new array).
+
+    A column capped at 1 holds at most 2 after one addition (1 + 1, in two bits): its
+    excess is its high bit, so all such columns are brought back at once by subtracting
+    their high bits shifted down one; any other column is brought back on its own."""
+    ones, rest = lay.recap_split
+    if ones:
+        keys = keys - ((keys & ones) >> 1)
+    elif rest:
+        keys = keys.copy()
+    for off, cap, mask in rest:
+        v = (keys >> off) & mask
+        v -= cap
+        np.maximum(v, 0, out=v)
+        v <<= off
+        keys -= v
     return keys
 
 
