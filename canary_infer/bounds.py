@@ -605,8 +605,8 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     shift = _R14[_TYPE_SUIT]  # the change in a pattern's base-14 code when a card type leaves
     radix = np.array([1, 1 << 10, 1 << 20, 1 << 30], np.int64)
     rows_of = np.repeat(np.arange(len(owner)), 169)
-    found: list[np.ndarray] = []
     work = 0.0
+    pending = []  # per pair of seats: the swaps that give something wanted, one per new pair of holdings
     for ai, x in enumerate(seats):
         for y in seats[ai + 1:]:
             a = np.repeat(held[x], 13, axis=1).ravel()
@@ -632,21 +632,38 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             first = np.ones(len(order), bool)
             first[1:] = key[order][1:] != key[order][:-1]
             uniq = np.sort(order[first])
-            ok = np.ones(len(uniq), bool)
-            for k in (x, y):
-                if SEATS[k] in j.constrained:
-                    t = j.tables[SEATS[k]]
-                    ok &= t.holds(new[k][uniq])
-                    work += len(uniq) * t.work * HOLD_COST  # a check costs as its table
-            sel = sel[uniq[ok]][:limit]
-            if not len(sel):
-                continue
-            rows = owner[i[sel]].copy()
-            ca, cb = _card(rows, x, a[sel]), _card(rows, y, b[sel])
-            r = np.arange(len(sel))
-            rows[r, ca] = y
-            rows[r, cb] = x
-            found.append(rows)
+            pending.append((x, y, i, a, b, sel, {k: v[uniq] for k, v in new.items()}, uniq))
+    # each seat's new holdings checked against its table in one call for all the pairs it is
+    # in (a check walks the formula once per call: fewer, larger calls cost less)
+    verdict: dict[tuple[int, int], np.ndarray] = {}
+    for k in seats:
+        if SEATS[k] not in j.constrained:
+            continue
+        parts = [(n, q[6][k]) for n, q in enumerate(pending) if k in (q[0], q[1])]
+        if not parts:
+            continue
+        t = j.tables[SEATS[k]]
+        oks = t.holds(np.concatenate([c for _, c in parts]))
+        at = 0
+        for n, c in parts:
+            verdict[n, k] = oks[at:at + len(c)]
+            at += len(c)
+            work += len(c) * t.work * HOLD_COST  # a check costs as its table
+    found: list[np.ndarray] = []
+    for n, (x, y, i, a, b, sel, _, uniq) in enumerate(pending):
+        ok = np.ones(len(uniq), bool)
+        for k in (x, y):
+            if (n, k) in verdict:
+                ok &= verdict[n, k]
+        sel = sel[uniq[ok]][:limit]
+        if not len(sel):
+            continue
+        rows = owner[i[sel]].copy()
+        ca, cb = _card(rows, x, a[sel]), _card(rows, y, b[sel])
+        r = np.arange(len(sel))
+        rows[r, ca] = y
+        rows[r, cb] = x
+        found.append(rows)
     out = np.concatenate(found) if found else np.zeros((0, 52), np.int8)
     return out, work
 
