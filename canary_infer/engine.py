@@ -794,20 +794,15 @@ class SeatTable:
             keys, step = self.keys[k], self.steps[k]
             used = _used(keys, self.layout.low)
             parts = []
-            for n in unique(step.length):
-                rows = np.flatnonzero(used <= 13 - n)
-                cs = np.flatnonzero(step.length == n)
-                per = max(1, _PAIRS // len(cs))
-                for i in range(0, len(rows), per):
-                    r = rows[i:i + per]
-                    idx = self._next(k, (keys[r][:, None] + step.keys[cs][None, :]).ravel())
-                    ok = idx >= 0
-                    parts.append((np.repeat(r, len(cs))[ok], np.tile(cs, len(r))[ok], idx[ok]))
-            rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
-            order = np.argsort(rows, kind="stable")
-            rows = rows[order].astype(np.int32)
-            cols = (np.concatenate([p[1] for p in parts])[order] if parts else rows).astype(np.int32)
-            nxt = (np.concatenate([p[2] for p in parts])[order] if parts else rows).astype(np.int32)
+            # the pairs come by state, and each state's holdings by length (as the programme
+            # made them), so the moves are sorted by state already
+            for r, c, new in _pairs(keys, None, used, step):
+                idx = self._next(k, new)
+                ok = idx >= 0
+                parts.append((r[ok], c[ok], idx[ok]))
+            rows = (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)).astype(np.int32)
+            cols = (np.concatenate([p[1] for p in parts]) if parts else rows).astype(np.int32)
+            nxt = (np.concatenate([p[2] for p in parts]) if parts else rows).astype(np.int32)
             memo[k] = (rows, cols, nxt, np.searchsorted(rows, np.arange(len(keys) + 1)))
         return memo[k]
 
