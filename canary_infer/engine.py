@@ -796,7 +796,7 @@ class SeatTable:
             parts = []
             # the pairs come by state, and each state's holdings by length (as the programme
             # made them), so the moves are sorted by state already
-            for r, c, new in _pairs(keys, None, used, step):
+            for r, c, new in _pairs(keys, used, step):
                 idx = self._next(k, new)
                 ok = idx >= 0
                 parts.append((r[ok], c[ok], idx[ok]))
@@ -942,7 +942,7 @@ _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
 TABLE_BASE, PAIR_COST, LAST_COST, ENTRY_COST = 0.005, 3e-8, 1.2e-7, 1.2e-7
 
 
-def _pairs(keys, counts, used, step: SuitStep):
+def _pairs(keys, used, step: SuitStep):
     """Yield (row index, contribution index, summed keys) in chunks of at most about
     :data:`_PAIRS` pairs, length-feasible only: each row with every contribution whose
     length fits in the cards the row has left (the contributions in order of length, so
@@ -1049,7 +1049,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     for si in range(3):
         used = _used(keys, lay.low)
         out_k, out_c = [], []
-        for r, c, new in _pairs(keys, counts, used, steps[si]):
+        for r, c, new in _pairs(keys, used, steps[si]):
             pairs += len(new)
             new, ok = shaper(si, new)
             out_k.append(new[ok])
