@@ -632,30 +632,26 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             first = np.ones(len(order), bool)
             first[1:] = key[order][1:] != key[order][:-1]
             uniq = np.sort(order[first])
-            pending.append((x, y, i, a, b, sel, {k: v[uniq] for k, v in new.items()}, uniq))
+            pending.append((x, y, i, a, b, sel[uniq], {k: v[uniq] for k, v in new.items()}))
     # each seat's new holdings checked against its table in one call for all the pairs it is
     # in (a check walks the formula once per call: fewer, larger calls cost less)
-    verdict: dict[tuple[int, int], np.ndarray] = {}
+    ok = [np.ones(len(p[5]), bool) for p in pending]
     for k in seats:
         if SEATS[k] not in j.constrained:
             continue
-        parts = [(n, q[6][k]) for n, q in enumerate(pending) if k in (q[0], q[1])]
-        if not parts:
+        mine = [n for n, p in enumerate(pending) if k in p[6]]
+        if not mine:
             continue
         t = j.tables[SEATS[k]]
-        oks = t.holds(np.concatenate([c for _, c in parts]))
+        fits = t.holds(np.concatenate([pending[n][6][k] for n in mine]))
+        work += len(fits) * t.work * HOLD_COST  # a check costs as its table
         at = 0
-        for n, c in parts:
-            verdict[n, k] = oks[at:at + len(c)]
-            at += len(c)
-            work += len(c) * t.work * HOLD_COST  # a check costs as its table
+        for n in mine:
+            ok[n] &= fits[at:at + len(ok[n])]
+            at += len(ok[n])
     found: list[np.ndarray] = []
-    for n, (x, y, i, a, b, sel, _, uniq) in enumerate(pending):
-        ok = np.ones(len(uniq), bool)
-        for k in (x, y):
-            if (n, k) in verdict:
-                ok &= verdict[n, k]
-        sel = sel[uniq[ok]][:limit]
+    for (x, y, i, a, b, sel, _), fit in zip(pending, ok, strict=True):
+        sel = sel[fit][:limit]
         if not len(sel):
             continue
         rows = owner[i[sel]].copy()
@@ -1075,10 +1071,10 @@ def joint_views(j) -> dict:
             continue
         bounds = []
         for sense, value, done in hcp_bounds[s]:
-            done = done or value == (seen_lo.get(s) if sense == "min" else seen_hi.get(s))  # seen since
+            seen = seen_lo.get(s) if sense == "min" else seen_hi.get(s)
+            done = done or value == seen  # seen since
             if not done:
-                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value,
-                                         seen_lo.get(s) if sense == "min" else seen_hi.get(s)) if worth_cp() else None
+                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value, seen) if worth_cp() else None
                 if exact is not None:
                     value = exact
                     if model.deal is not None:

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import Hand
+from .cards import SUITS, Hand
 from .engine import Available, build_seat, solve
 from .expr import TRUE, Node, conj, parse
 from .features import BIT
@@ -128,7 +128,7 @@ def _free_facts(trump: str | None, avail: Available) -> SlamFacts:
     controls = (0, 2 * aces + kings)
     if trump is None:
         return SlamFacts(None, None, None, controls)
-    ti = "SHDC".index(trump)
+    ti = SUITS.index(trump)
     values = tuple(range(aces + has(ti, "K") + 1))
     return SlamFacts(trump, values, None if has(ti, "Q") else False, controls)
 
