@@ -406,7 +406,6 @@ CODE_TO_PAT = np.full(1 << 16, -1, np.int64)
 CODE_TO_PAT[PAT_CODE] = np.arange(len(ALL_PATTERNS))
 PAT_LENGTHS = np.array(ALL_PATTERNS, np.int64)
 NHCP = 38  # HCP 0..37
-_PREFIX_MASK = [(0xFFFF << (16 - 4 * k)) & 0xFFFF for k in range(5)]
 
 
 @dataclass
@@ -1019,12 +1018,12 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
             ok[CODE_TO_PAT[(p[0] << 12) | (p[1] << 8) | (p[2] << 4) | p[3]]] = True
         viable &= ok
     allowed, keep = [], []
-    for k in range(1, 4):
-        pref = PAT_CODE & _PREFIX_MASK[k]
-        a = np.zeros(1 << 16, bool)
-        a[pref[viable]] = True
-        m = np.zeros(1 << 16, np.int64)
-        np.bitwise_or.at(m, pref[viable], keep_p[viable])
+    for k in range(1, 4):  # indexed by the first k suits' lengths (see _Shaper)
+        pref = PAT_CODE[viable] >> (16 - 4 * k)
+        a = np.zeros(1 << 4 * k, bool)
+        a[pref] = True
+        m = np.zeros(1 << 4 * k, np.int64)
+        np.bitwise_or.at(m, pref, keep_p[viable])
         allowed.append(a)
         keep.append(m)
     steps = _suit_steps(plan, lay, contribs, avail)
@@ -1043,9 +1042,8 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
         most_hcp = evaluate.hcp_ceiling()[evaluate.gid]
         hcp_cap = []
         for k in range(1, 4):
-            pref = PAT_CODE & _PREFIX_MASK[k]
-            m = np.full(1 << 16, -1, np.int64)
-            np.maximum.at(m, pref[viable], most_hcp[viable])
+            m = np.full(1 << 4 * k, -1, np.int64)
+            np.maximum.at(m, PAT_CODE[viable] >> (16 - 4 * k), most_hcp[viable])
             hcp_cap.append(m)
     shaper = _Shaper(lay, allowed, keep, lite_rule, most, hcp_cap)
     keys = np.zeros(1, np.int64)
@@ -1086,7 +1084,7 @@ class _Shaper:
 
     def __call__(self, k: int, keys: np.ndarray):
         keys = _recap(keys, self.lay)
-        code = keys >> self.lay.low
+        code = keys >> (self.lay.low + 12 - 4 * k)  # the lengths of the k + 1 suits dealt so far
         ok = self.allowed[k][code]
         if self.hcp_cap is not None:
             ok &= self.lay.column(keys, self.hcp_j) <= self.hcp_cap[k][code]
