@@ -26,7 +26,7 @@ tests hold the two together.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -359,34 +359,47 @@ def _compare(v: np.ndarray, op: str, rhs: int = 0) -> np.ndarray:
 
 
 def _contribution(col: Column, avail: Available, si: int) -> np.ndarray:
+    """A column's value on every holding class of suit ``si`` (read-only: shared by the
+    formulas that have the column, since it depends on nothing else)."""
+    return _column_values(col.key, avail, si)
+
+
+@lru_cache(maxsize=4096)
+def _column_values(key: tuple, avail: Available, si: int) -> np.ndarray:
+    out = _column_values_of(key, avail, si).copy()  # its own array, which no one may change
+    out.setflags(write=False)
+    return out
+
+
+def _column_values_of(key: tuple, avail: Available, si: int) -> np.ndarray:
     suit = SUITS[si]
     ls, ms, _ = suit_classes(avail, si)
-    kind = col.key[0]
+    kind = key[0]
     if kind == "len":
-        return ls if col.key[1] == suit else np.zeros_like(ls)
+        return ls if key[1] == suit else np.zeros_like(ls)
     if kind == "hcp":
         return _per_class("hcp", avail, si)
     if kind == "feat":
-        _, name, fsuit = col.key
+        _, name, fsuit = key
         if fsuit is not None and fsuit != suit:
             return np.zeros_like(ls)
         return _per_class(name, avail, si)
     if kind == "local":
-        _, node, lsuit = col.key
+        _, node, lsuit = key
         if lsuit != suit:
             return np.zeros_like(ls)
         return _local_value(node, suit, ls, ms, avail, si).astype(np.int64)
     if kind == "aux":
-        return _per_aux(col.key[1], avail, si)
+        return _per_aux(key[1], avail, si)
     if kind == "count":
-        _, how, parts = col.key
+        _, how, parts = key
         out = np.zeros_like(ls)
         for psuit, node in parts:
             if psuit == suit:
                 v = _local_value(node, suit, ls, ms, avail, si)
                 out = out + (~v if how == "fails" else v).astype(np.int64)
         return out
-    raise KeyError(col.key)
+    raise KeyError(key)
 
 
 # --------------------------------------------------------------------------- the programme
@@ -443,18 +456,18 @@ class Layout:
         return int(self.masks[j]) << int(self.offs[j])
 
     def pack(self, values: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(values), np.int64)
-        for j in range(values.shape[1]):
-            out |= values[:, j].astype(np.int64) << int(self.offs[j])
-        return out
+        """Rows of column values (each within its field) as packed states: the fields do not
+        overlap, so their sum is their bitwise or."""
+        return (values.astype(np.int64) << self.offs).sum(axis=1)
 
 
 def _layout(plan: Plan, contribs: list[np.ndarray]) -> Layout | None:
     """Bit fields for a plan; None if the state does not fit in 62 bits."""
     cols = plan.columns
-    reach = sum(c.max(axis=0) for c in contribs).astype(np.int64)
+    tops = np.stack([c.max(axis=0) for c in contribs]).astype(np.int64)  # per suit, per column
+    reach = tops.sum(axis=0)
     caps = np.minimum(np.array([c.cap for c in cols], np.int64), reach)
-    most = np.maximum.reduce([c.max(axis=0) for c in contribs]).astype(np.int64)
+    most = tops.max(axis=0)
     len_cols = [plan.index[("len", s)] for s in SUITS]
     hcp_col = plan.index[("hcp", None)]
     widths = np.zeros(len(cols), np.int64)
@@ -559,6 +572,15 @@ class SuitStep:
     length: np.ndarray  # (c,) cards in the suit
     of_class: np.ndarray  # class index -> contribution index
 
+    @cached_property
+    def by_length(self) -> np.ndarray:
+        """The contributions' indices in order of length (stable)."""
+        return np.argsort(self.length, kind="stable")
+
+    @cached_property
+    def sorted_length(self) -> np.ndarray:
+        return self.length[self.by_length]
+
 
 class SeatTable:
     """One seat's programme: every state after 0..3 suits, and the exact answers.
@@ -644,6 +666,47 @@ class SeatTable:
                 yield r, pidx[start:stop], cs, new, w
                 start = stop
 
+    def _few_last_pairs(self, rows_of_level3: np.ndarray | None = None):
+        """The last suit's pairs as flat arrays when they are few (at most :data:`_FEW`), else
+        None: (rows, pattern indices, summed keys, weights), one entry per (state, holding)
+        pair whose lengths add up to 13, the weights the holdings' counts where the formula
+        holds.  The same pairs and weights as :meth:`_blocks`, without its loop over lengths
+        and groups, which costs more than the pairs themselves in a small table."""
+        lay, step = self.layout, self.steps[3]
+        keys = self.keys[3]
+        rows = np.arange(len(keys)) if rows_of_level3 is None else rows_of_level3
+        n = 13 - _used(keys[rows], lay.low)
+        code = (keys[rows] >> lay.low) + n
+        good = self.viable_code[code]
+        g = None
+        if self.evaluate is not None:  # no pairs for the groups where the formula is false
+            g = self.evaluate.gid[CODE_TO_PAT[code]]
+            good &= self.evaluate.live[g]
+        sl = step.sorted_length
+        lo = np.searchsorted(sl, n, side="left")
+        k = (np.searchsorted(sl, n, side="right") - lo) * good
+        total = int(k.sum())
+        if total > _FEW:
+            return None
+        if g is not None:  # each pattern group's pairs together
+            order = np.argsort(g, kind="stable")
+            rows, code, g, lo, k = rows[order], code[order], g[order], lo[order], k[order]
+        rep = np.repeat(np.arange(len(rows)), k)
+        c_idx = step.by_length[lo[rep] + np.arange(total) - np.repeat(np.cumsum(k) - k, k)]
+        r = rows[rep]
+        new = keys[r] + step.keys[c_idx]
+        w = step.counts[c_idx]
+        if g is not None and total:
+            gr = g[rep]
+            cut = (np.flatnonzero(gr[1:] != gr[:-1]) + 1).tolist()
+            for a, b in zip([0, *cut], [*cut, total], strict=True):
+                gi = int(gr[a])
+                if self.evaluate.formulas[gi] != TRUE:
+                    w[a:b] *= self.evaluate.truth_of(gi, new[a:b])
+        if self.shaper.most is not None:
+            w *= lay.column(new, self.shaper.most[0]) <= self.shaper.most[1]
+        return r, CODE_TO_PAT[code[rep]], new, w
+
     def finish(self) -> None:
         lay = self.layout
         hcp_j = lay.plan.index[("hcp", None)]
@@ -656,14 +719,20 @@ class SeatTable:
         rows3 = None
         if self.viable.sum() * 4 < self.viable.size:  # few patterns (a restricted table): their states only
             rows3 = np.flatnonzero(self.viable[self.pattern3])
-        for r, pidx, _, new, w in self._blocks(rows3):
+        few = self._few_last_pairs(rows3)
+        for r, pidx, _, new, w in self._blocks(rows3) if few is None else [few[:2] + (None,) + few[2:]]:
+            # from _blocks: one row per state, (rows, holdings) blocks; else flat pairs
             last += new.size
-            completions[r] += w.sum(axis=1)
+            if new.ndim == 2:
+                completions[r] += w.sum(axis=1)
+                r, pidx = r[:, None], pidx[:, None]
+            else:
+                completions += np.bincount(r, weights=w, minlength=len(completions))
             if aux is not None:
                 new = self.shaper.final(new)
-            pc = (counts[r][:, None] * w).ravel()
+            pc = (counts[r] * w).ravel()
             h = lay.column(new, hcp_j).ravel()
-            ph += np.bincount((pidx[:, None] * NHCP + lay.column(new, hcp_j)).ravel(), weights=pc,
+            ph += np.bincount((pidx * NHCP + lay.column(new, hcp_j)).ravel(), weights=pc,
                               minlength=len(ph))
             if aux is not None:
                 code = np.zeros(new.size, np.int64)
@@ -939,6 +1008,7 @@ def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
+_FEW = 1 << 14  # a table's last suit has few pairs: formed at once, not by length and group
 # The work of building a table, in seconds of this machine (fitted over the 196 tables the
 # case lists build, and the 312 their joint answers build): a base, each (state, holding) pair
 # of the first three suits, each pair of the last suit (where the formula is evaluated) and
@@ -952,8 +1022,8 @@ def _pairs(keys, used, step: SuitStep):
     :data:`_PAIRS` pairs, length-feasible only: each row with every contribution whose
     length fits in the cards the row has left (the contributions in order of length, so
     that they are a prefix), all rows at once rather than one length at a time."""
-    by_len = np.argsort(step.length, kind="stable")
-    fit = np.searchsorted(step.length[by_len], 13 - used, side="right")  # per row: how many fit
+    by_len = step.by_length
+    fit = np.searchsorted(step.sorted_length, 13 - used, side="right")  # per row: how many fit
     rows = np.flatnonzero(fit)
     if len(rows) == 0:
         return
@@ -1153,6 +1223,7 @@ class _Evaluator:
         merged = np.array([index.setdefault(self._specialised(n, int(p), memo), len(index)) for p in first])
         self.gid = merged[gid.ravel()]
         self.formulas = list(index)
+        self.live = np.array([f != FALSE for f in self.formulas])  # per group: can it hold
         self.tables = [self._table(f) for f in self.formulas]
 
     def _columns(self, f: Node) -> list[int]:

@@ -5,6 +5,7 @@ import random
 from math import comb
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -284,6 +285,34 @@ def test_pairs_formed_in_small_chunks_give_the_same_counts(monkeypatch):
     assert np.array_equal(whole.ph, small.ph) and whole.work == small.work
     g = parse("S == 5")
     assert engine.build_seat(g).hands == comb(13, 5) * comb(39, 8)
+
+
+@pytest.mark.parametrize("text, kw", [
+    ("S == 5 and H >= 3 and hcp in 11..15", {}),
+    ("hcp in 11..15 and (S >= 5 or H >= 5) and not shape 4441", {}),  # several pattern groups
+    ("C >= 6 and top3(C) >= 2 and hcp <= 10", {"aux": ("A", "K")}),
+    ("S >= 4 and hcp >= 8", {"lite": 2}),
+    ("H == 6 and hcp in 5..10", {"max_honours": 2}),
+    ("S == 13", {}),  # one pattern, where the programme's last suit has no cards
+])
+def test_a_small_tables_last_suit_formed_at_once_counts_as_by_length(monkeypatch, text, kw):
+    """A table whose last suit has few pairs forms them all at once (_few_last_pairs) rather
+    than by length and pattern group (_blocks); both must give the same counts by pattern and
+    HCP, the same completions of every state, aux counts and work."""
+    from canary_infer import engine
+
+    f = parse(text)
+    monkeypatch.setattr(engine, "_FEW", 1 << 40)  # always few: at once
+    at_once = engine.build_seat(f, **kw)
+    assert at_once._few_last_pairs() is not None
+    monkeypatch.setattr(engine, "_FEW", -1)  # never few: by length and group
+    by_length = engine.build_seat(f, **kw)
+    assert np.array_equal(at_once.ph, by_length.ph)
+    assert np.array_equal(at_once.completions, by_length.completions)
+    assert (at_once.aux is None) == (by_length.aux is None)
+    if at_once.aux is not None:
+        assert np.array_equal(at_once.aux, by_length.aux)
+    assert at_once.work == by_length.work and at_once.last_pairs == by_length.last_pairs
 
 
 @settings(max_examples=60, deadline=None)
