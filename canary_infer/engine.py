@@ -534,10 +534,11 @@ def _specialise(n: Node, plan: Plan, memo: dict) -> tuple[np.ndarray, np.ndarray
     return out
 
 
-def _relevance(n: Node, plan: Plan, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+def _relevance(n: Node, plan: Plan, lay: Layout, memo: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per pattern: can the formula hold (not false by the lengths alone), and which bits of
-    the state it still looks at (the length and HCP fields always)."""
-    memo: dict = {}
+    the state it still looks at (the length and HCP fields always).  ``memo`` is
+    :func:`_specialise`'s, which the formula's evaluator can share."""
+    memo = {} if memo is None else memo
     t, f = _specialise(n, plan, memo)
     keep = np.full(len(ALL_PATTERNS), lay.base_bits, np.int64)
 
@@ -1079,7 +1080,8 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     lay = _layout(plan, contribs)
     if lay is None:
         return None
-    viable, keep_p = _relevance(rewritten, plan, lay)
+    memo: dict = {}  # what the lengths alone settle, per node: found once for both below
+    viable, keep_p = _relevance(rewritten, plan, lay, memo)
     for name in aux:
         keep_p |= lay.field(plan.index[("aux", name)])
     if patterns is not None:
@@ -1105,7 +1107,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     if most is not None:
         keep_p |= lay.field(most[0])
         keep = [m | lay.field(most[0]) for m in keep]
-    evaluate = _Evaluator(rewritten, lay) if rewritten != TRUE else None
+    evaluate = _Evaluator(rewritten, lay, memo) if rewritten != TRUE else None
     # the most HCP a hand can hold for the formula to hold, per pattern (partial sums only grow)
     hcp_cap = None
     if evaluate is not None:
@@ -1199,13 +1201,13 @@ class _Evaluator:
     specialised formula (for a balanced pattern, "no opening" is often just an HCP test);
     each state is evaluated with the small formula of its pattern's group."""
 
-    def __init__(self, n: Node, lay: Layout):
+    def __init__(self, n: Node, lay: Layout, memo: dict | None = None):
         self.lay = lay
         # truth-table entries this evaluator needs, counted whether made here or found made by
         # an earlier table, so that a table's work does not depend on what the process did before
         self.entries = 0
         self._counted: set = set()
-        memo: dict = {}
+        memo = {} if memo is None else memo  # _specialise's, perhaps shared with _relevance
         t, f = _specialise(n, lay.plan, memo)
         cols = [t, f]
 
