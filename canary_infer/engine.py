@@ -669,10 +669,11 @@ class SeatTable:
 
     def _few_last_pairs(self, rows_of_level3: np.ndarray | None = None):
         """The last suit's pairs as flat arrays when they are few (at most :data:`_FEW`), else
-        None: (rows, pattern indices, summed keys, weights), one entry per (state, holding)
-        pair whose lengths add up to 13, the weights the holdings' counts where the formula
-        holds.  The same pairs and weights as :meth:`_blocks`, without its loop over lengths
-        and groups, which costs more than the pairs themselves in a small table."""
+        None: (rows, pattern indices, holding indices, summed keys, weights), one entry per
+        (state, holding) pair whose lengths add up to 13, the weights the holdings' counts
+        where the formula holds.  The same pairs and weights as :meth:`_blocks`, without its
+        loop over lengths and groups, which costs more than the pairs themselves in a small
+        table."""
         lay, step = self.layout, self.steps[3]
         keys = self.keys[3]
         rows = np.arange(len(keys)) if rows_of_level3 is None else rows_of_level3
@@ -706,7 +707,7 @@ class SeatTable:
                     w[a:b] *= self.evaluate.truth_of(gi, new[a:b])
         if self.shaper.most is not None:
             w *= lay.column(new, self.shaper.most[0]) <= self.shaper.most[1]
-        return r, CODE_TO_PAT[code[rep]], new, w
+        return r, CODE_TO_PAT[code[rep]], c_idx, new, w
 
     def finish(self) -> None:
         lay = self.layout
@@ -721,7 +722,7 @@ class SeatTable:
         if self.viable.sum() * 4 < self.viable.size:  # few patterns (a restricted table): their states only
             rows3 = np.flatnonzero(self.viable[self.pattern3])
         few = self._few_last_pairs(rows3)
-        for r, pidx, _, new, w in self._blocks(rows3) if few is None else [few[:2] + (None,) + few[2:]]:
+        for r, pidx, _, new, w in self._blocks(rows3) if few is None else [few]:
             # from _blocks: one row per state, (rows, holdings) blocks; else flat pairs
             last += new.size
             if new.ndim == 2:
