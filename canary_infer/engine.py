@@ -677,6 +677,8 @@ class SeatTable:
         lay, step = self.layout, self.steps[3]
         keys = self.keys[3]
         rows = np.arange(len(keys)) if rows_of_level3 is None else rows_of_level3
+        if len(rows) > _FEW:  # most states have a partner or more: not few (known at no cost)
+            return None
         n = 13 - _used(keys[rows], lay.low)
         code = (keys[rows] >> lay.low) + n
         good = self.viable_code[code]
