@@ -695,8 +695,8 @@ class SeatTable:
         if g is not None:  # each pattern group's pairs together
             order = np.argsort(g, kind="stable")
             rows, code, g, lo, k = rows[order], code[order], g[order], lo[order], k[order]
-        rep = np.repeat(np.arange(len(rows)), k)
-        c_idx = step.by_length[lo[rep] + np.arange(total) - np.repeat(np.cumsum(k) - k, k)]
+        rep, place = _stretches(k)
+        c_idx = step.by_length[lo[rep] + place]
         r = rows[rep]
         new = keys[r] + step.keys[c_idx]
         w = step.counts[c_idx]
@@ -1021,6 +1021,16 @@ _FEW = 1 << 14  # a table's last suit has few pairs: formed at once, not by leng
 TABLE_BASE, PAIR_COST, LAST_COST, ENTRY_COST = 0.005, 3e-8, 1.2e-7, 1.2e-7
 
 
+def _stretches(k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For stretches of k[i] items each, laid end to end: each item's stretch and its place in it.
+
+    >>> [a.tolist() for a in _stretches(np.array([2, 0, 3]))]
+    [[0, 0, 2, 2, 2], [0, 1, 0, 1, 2]]
+    """
+    total = int(k.sum())
+    return np.repeat(np.arange(len(k)), k), np.arange(total) - np.repeat(np.cumsum(k) - k, k)
+
+
 def _pairs(keys, used, step: SuitStep):
     """Yield (row index, contribution index, summed keys) in chunks of at most about
     :data:`_PAIRS` pairs, length-feasible only: each row with every contribution whose
@@ -1038,11 +1048,9 @@ def _pairs(keys, used, step: SuitStep):
         base = ends[cut[-1] - 1] if cut[-1] else 0
         cut.append(max(cut[-1] + 1, int(np.searchsorted(ends, base + _PAIRS, side="right"))))
     for a, b in zip(cut, cut[1:], strict=False):
-        r, k = rows[a:b], n[a:b]
-        total = int(k.sum())
-        r_idx = np.repeat(r, k)
-        start = np.cumsum(k) - k
-        c_idx = by_len[np.arange(total) - np.repeat(start, k)]
+        at, place = _stretches(n[a:b])
+        r_idx = rows[a:b][at]
+        c_idx = by_len[place]
         yield r_idx, c_idx, keys[r_idx] + step.keys[c_idx]
 
 
@@ -1093,8 +1101,9 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
             ok[CODE_TO_PAT[(p[0] << 12) | (p[1] << 8) | (p[2] << 4) | p[3]]] = True
         viable &= ok
     allowed, keep = [], []
-    for k in range(1, 4):  # indexed by the first k suits' lengths (see _Shaper)
-        pref = PAT_CODE[viable] >> (16 - 4 * k)
+    # the viable patterns' first k suits' lengths, k = 1..3: what _Shaper's tables are indexed by
+    prefixes = [PAT_CODE[viable] >> (16 - 4 * k) for k in range(1, 4)]
+    for k, pref in enumerate(prefixes, 1):
         a = np.zeros(1 << 4 * k, bool)
         a[pref] = True
         m = np.zeros(1 << 4 * k, np.int64)
@@ -1116,9 +1125,9 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     if evaluate is not None:
         most_hcp = evaluate.hcp_ceiling()[evaluate.gid]
         hcp_cap = []
-        for k in range(1, 4):
+        for k, pref in enumerate(prefixes, 1):
             m = np.full(1 << 4 * k, -1, np.int64)
-            np.maximum.at(m, PAT_CODE[viable] >> (16 - 4 * k), most_hcp[viable])
+            np.maximum.at(m, pref, most_hcp[viable])
             hcp_cap.append(m)
     shaper = _Shaper(lay, allowed, keep, lite_rule, most, hcp_cap)
     keys = np.zeros(1, np.int64)
