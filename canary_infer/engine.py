@@ -977,9 +977,13 @@ def _pick_rows(w: np.ndarray, inv: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.minimum(pos, w.shape[1] - 1)
 
 
+_CODES = np.arange(1 << 16, dtype=np.int64)
+_USED = (_CODES >> 12) + ((_CODES >> 8) & 15) + ((_CODES >> 4) & 15) + (_CODES & 15)  # per length code
+
+
 def _used(keys: np.ndarray, low: int) -> np.ndarray:
-    code = keys >> low
-    return (code >> 12) + ((code >> 8) & 15) + ((code >> 4) & 15) + (code & 15)
+    """The cards a state's suits hold so far: the sum of its four length fields."""
+    return _USED[keys >> low]
 
 
 def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
