@@ -686,17 +686,27 @@ class CallNode:
             self._memo["rules"] = [self.system.bind_rule(r, p.env, self) for p in self.parts for r in p.rule.rules]
         return self._memo["rules"]
 
+    def priority_lines(self):
+        """The ``priority`` lines that order the calls after this one, with the variables they
+        are read with: (order, why, source, env).  Those written at this call, then those at
+        the top of the blocks it includes (a block's own order goes wherever it is included)."""
+        for p in self.parts:
+            for order, why, src in p.rule.priorities:
+                yield order, why, src, p.env
+            for blk, benv in self.system.included(p):
+                for order, why, src in blk.body.priorities:
+                    yield order, why, src, benv
+
     @property
     def priorities(self) -> list[tuple[tuple[str, str], str]]:
         """Orders the files give between calls after this one: ((better, worse), why)."""
         out = []
-        for p in self.parts:
-            for order, why, src in p.rule.priorities:
-                calls = [self.system.resolve_one(pt, p.env, self) for pt in order]
-                text = (why or " before ".join(map(str, calls))) + (f" [{src}]" if src else "")
-                for a, b in zip(calls, calls[1:], strict=False):
-                    if a and b:
-                        out.append(((a, b), text))
+        for order, why, src, env in self.priority_lines():
+            calls = [self.system.resolve_one(pt, env, self) for pt in order]
+            text = (why or " before ".join(map(str, calls))) + (f" [{src}]" if src else "")
+            for a, b in zip(calls, calls[1:], strict=False):
+                if a and b:
+                    out.append(((a, b), text))
         return out
 
     def domain(self, ctx: dict | None = None) -> Node | None:
@@ -1049,6 +1059,16 @@ class System:
         got = self.resolve(pat, env, node)
         return got[0] if len(got) == 1 else None
 
+    def included(self, part) -> list[tuple[Block, dict]]:
+        """The blocks a call's line includes, each with its variables bound to the arguments."""
+        out = []
+        for name, args in part.rule.includes:
+            blk = self.blocks[name]
+            env = dict(part.env)
+            env.update({q: part.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
+            out.append((blk, env))
+        return out
+
     def _sources(self, node: CallNode, rank: int = 0, seen=()) -> list[tuple[int, list, dict, str | None]]:
         """Where a node's children come from: (rank, rule nodes, env, forced calls by rule) — its
         own lines (rank 0), the schedule it answers with, its ``same as`` target, and the calls
@@ -1060,10 +1080,7 @@ class System:
             if r.answers:
                 out.append((rank, *self._steps(r, p.env, node)))
         for p in node.parts:
-            for name, args in p.rule.includes:
-                blk = self.blocks[name]
-                benv = dict(p.env)
-                benv.update({q: p.env.get(a, a) for q, a in zip(blk.params, args, strict=True)})
+            for blk, benv in self.included(p):
                 out.append((rank + 1, blk.body.children, benv, None))
         if rank == 0 and "final" in node.flags and not node.is_opponents and not node.relay:
             # partner passes a call that is to play
@@ -1215,12 +1232,11 @@ class System:
 
     def _ordered(self, group, node: CallNode, call: str):
         """Two patterns for one call: the parent's ``priority`` between the patterns decides."""
-        for p in node.parts:
-            for order, _, _ in p.rule.priorities:
-                for pat in order:
-                    hit = [(r, e) for r, e in group if r.pattern == pat]
-                    if hit:
-                        return hit[:1]
+        for order, _, _, _ in node.priority_lines():
+            for pat in order:
+                hit = [(r, e) for r, e in group if r.pattern == pat]
+                if hit:
+                    return hit[:1]
         r1, r2 = group[0][0], group[1][0]
         raise SystemFileError(r2.path, r2.line,
                               f"two patterns give {' '.join(node.auction() + [call])} a meaning with no order "

@@ -330,7 +330,9 @@ def definition_names(system) -> dict:
 
     A definition with suit parameters is named for each suit (``good_suit(H)`` becomes
     "good suit in hearts").  Whatever cannot be resolved is left out: the words then
-    spell the formula out instead.
+    spell the formula out instead.  So is a definition that only counts one suit's cards
+    (``support(x) = len(x) >= 3``): the count says it better, and its name would stand for
+    every such count in the system, whatever the call.
     """
     from .expr import parse
 
@@ -343,7 +345,14 @@ def definition_names(system) -> dict:
                 out.setdefault(parse(name, defs), word)
             elif len(d.params) == 1:
                 for s in "SHDC":
-                    out.setdefault(parse(f"{name}({s})", defs), f"{word} in {SUIT_WORD[s]}")
+                    f = parse(f"{name}({s})", defs)
+                    if not _a_card_count(f):
+                        out.setdefault(f, f"{word} in {SUIT_WORD[s]}")
         except Exception:  # noqa: BLE001 - a definition we cannot name is spelled out
             continue
     return out
+
+
+def _a_card_count(f: Node) -> bool:
+    """A comparison of one suit's length with a number (``len(S) >= 5``)."""
+    return isinstance(f, Cmp) and len(f.terms) == 1 and f.terms[0][1].name == "len"

@@ -562,6 +562,31 @@ tree opening
     assert at(s, "2S", "2N", "3N").meaning == "natural, with values"
 
 
+def test_a_priority_at_the_top_of_a_block_orders_its_calls_wherever_it_is_included():
+    block = '''
+block advances(x)  "advances"  [A1]
+  PRIORITY
+  2z for z in suits - x  "two"  [A2]
+      = z >= 4
+  jump z for z in suits - x  "jump"  [A3]
+      = z >= 6
+tree opening
+  1C  "c"  [A4]
+    include advances(C)
+  1D  "d"  [A5]
+    include advances(D)
+'''
+    s = sys_of(block.replace("PRIORITY", 'priority jump z > 2z  "the jump first"  [A6]'))
+    # after 1C and after 1D, 2H is both a two-level bid and a jump: the block's priority decides
+    for opened in ("1C", "1D"):
+        n = at(s, opened, "2H")
+        assert n.meaning == "jump"
+        assert holds(n, "2.AQJ965.K87.543") and not holds(n, "2.AQJ9.K876.5432")
+    assert at(s, "1D", "2C").meaning == "two" and at(s, "1D", "3C").meaning == "jump"
+    e = err_of(block.replace("PRIORITY", ""))  # without it the two patterns clash
+    assert "2z" in e.reason and "jump z" in e.reason
+
+
 def test_an_unless_clause_settles_a_gap_and_check_system_still_reports_it():
     from canary_infer.verify import Verifier
 
