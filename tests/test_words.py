@@ -55,6 +55,16 @@ def test_definitions_read_as_their_names_but_a_whole_definition_is_spelled_out(s
     assert names[good] == "good suit in hearts"
 
 
+def test_a_definition_that_only_counts_cards_does_not_name_every_such_count(system):
+    """``support(x) = len(x) >= 3`` stands for an interpretation, not a word: the words of any
+    call with 3+ hearts keep saying so, and ranges of a suit still merge."""
+    names = definition_names(system)
+    assert "support" in system.definitions
+    assert parse("support(H)", system.definitions) not in names
+    assert say(parse("S >= 5 and S <= 6 and C >= 4 and H >= 3", system.definitions), names) == \
+        "5-6 spades, 4+ clubs, 3+ hearts"
+
+
 def test_pass_that_denies_the_openings_is_said_so(system):
     words = call_words(system, system.root().children["P"])
     assert words.startswith("none of the other calls here (")
