@@ -330,9 +330,9 @@ def definition_names(system) -> dict:
 
     A definition with suit parameters is named for each suit (``good_suit(H)`` becomes
     "good suit in hearts").  Whatever cannot be resolved is left out: the words then
-    spell the formula out instead.  So is a definition that only counts one suit's cards
-    (``support(x) = len(x) >= 3``): the count says it better, and its name would stand for
-    every such count in the system, whatever the call.
+    spell the formula out instead.  So is a definition that only compares one count with a
+    number (``support(x) = len(x) >= 3``, ``upper_half = hcp >= 14``): the count says it
+    better, and its name would stand for every such comparison in the system, whatever the call.
     """
     from .expr import parse
 
@@ -342,17 +342,19 @@ def definition_names(system) -> dict:
         word = name.replace("_", " ")
         try:
             if not d.params:
-                out.setdefault(parse(name, defs), word)
+                f = parse(name, defs)
+                if not _one_count(f):
+                    out.setdefault(f, word)
             elif len(d.params) == 1:
                 for s in "SHDC":
                     f = parse(f"{name}({s})", defs)
-                    if not _a_card_count(f):
+                    if not _one_count(f):
                         out.setdefault(f, f"{word} in {SUIT_WORD[s]}")
         except Exception:  # noqa: BLE001 - a definition we cannot name is spelled out
             continue
     return out
 
 
-def _a_card_count(f: Node) -> bool:
-    """A comparison of one suit's length with a number (``len(S) >= 5``)."""
-    return isinstance(f, Cmp) and len(f.terms) == 1 and f.terms[0][1].name == "len"
+def _one_count(f: Node) -> bool:
+    """A comparison of one count with a number (``len(S) >= 5``, ``hcp >= 14``)."""
+    return isinstance(f, Cmp) and len(f.terms) == 1
