@@ -84,6 +84,7 @@ class _Grid:
         self.hi = np.full(14 ** 4, -_INF, np.int64)
         self.lo[0] = self.hi[0] = 0
         self.ops = 0  # (cell, pattern) pairs looked at to make this grid: its work
+        self._below: np.ndarray | None = None
 
     def add(self, ok, lo, hi) -> _Grid:
         out = _Grid(self.u)
@@ -107,11 +108,14 @@ class _Grid:
         return out
 
     def below(self) -> np.ndarray:
-        """For every cell w, the least summed HCP over reachable cells v <= w (as a 14^4 grid)."""
-        m = self.lo.reshape(14, 14, 14, 14).copy()
-        for ax in range(4):
-            m = np.minimum.accumulate(m, axis=ax)
-        return m
+        """For every cell w, the least summed HCP over reachable cells v <= w (as a 14^4 grid,
+        computed once)."""
+        if self._below is None:
+            m = self.lo.reshape(14, 14, 14, 14).copy()
+            for ax in range(4):
+                m = np.minimum.accumulate(m, axis=ax)
+            self._below = m
+        return self._below
 
 
 def leaders(j) -> dict[str, str]:
@@ -149,30 +153,22 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         fixed = [o for o in others if o in j.constrained]
         loose = [o for o in others if o not in j.constrained]
         g = grid(tuple(sorted(canon[o] for o in fixed)))
-        below = g.below() if loose else None
         ok, lo, hi = (x.copy() for x in own[s])
-        for i in np.flatnonzero(ok):
-            p = ALL_PATTERNS[i]
-            if any(p[k] > u[k] for k in range(4)):
-                ok[i] = False
-                continue
-            w = tuple(int(u[k] - p[k]) for k in range(4))
-            if loose:  # the free others take whatever is left: the fixed ones fit in w
-                least = int(below[w])
-                if least >= _INF:
-                    ok[i] = False
-                    continue
-                hi[i] = min(hi[i], hu - least)
-            else:  # the fixed others take exactly w
-                cell = int(np.dot(w, _R14))
-                glo, ghi = int(g.lo[cell]), int(g.hi[cell])
-                if glo >= _INF:
-                    ok[i] = False
-                    continue
-                lo[i] = max(lo[i], hu - ghi)
-                hi[i] = min(hi[i], hu - glo)
-            if lo[i] > hi[i]:
-                ok[i] = False
+        i = np.flatnonzero(ok)
+        i = i[(PAT_LENGTHS[i] <= u).all(axis=1)]  # the patterns the unseen cards allow
+        cell = (u - PAT_LENGTHS[i]) @ _R14  # what each leaves the others
+        if loose:  # the free others take whatever is left: the fixed ones fit in it
+            least = g.below().ravel()[cell]
+            i, least = i[least < _INF], least[least < _INF]
+            hi[i] = np.minimum(hi[i], hu - least)
+        else:  # the fixed others take exactly what is left
+            glo, ghi = g.lo[cell], g.hi[cell]
+            keep = glo < _INF
+            i, glo, ghi = i[keep], glo[keep], ghi[keep]
+            lo[i] = np.maximum(lo[i], hu - ghi)
+            hi[i] = np.minimum(hi[i], hu - glo)
+        ok[:] = False
+        ok[i] = lo[i] <= hi[i]
         out[s] = (ok, lo, hi)
     j.outer_work = OUTER_BASE + GRID_COST * sum(g.ops for g in grids.values())
     return out

@@ -540,7 +540,8 @@ class Inferencer:
         jkey = ("joint", tuple(formulas[s] for s in SEATS), known, bool(prob))
         joint = self._cache.get(jkey)
         if joint is None:
-            joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget)
+            joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget,
+                          free_table=lambda: self._table_chain((), avail))
             self._cache[jkey] = joint
         inf.exact = joint.exact
         inf.deals = joint.deals

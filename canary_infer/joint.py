@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
@@ -354,26 +355,41 @@ class _ShapePlan:
     with per-suit counts given by the cell of the 14^4 grid, the seats after them taking the
     rest (only the cells with the right number of cards are filled)."""
 
-    def __init__(self, j: Joint, seats: list[str], rest_seats: int):
+    def __init__(self, j: Joint, seats: list[str], rest_seats: int, anchor: str | None = None):
         self.j, self.seats = j, seats
         self.u = j._u_lengths()
-        cells = np.stack(np.meshgrid(*[np.arange(14)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
-        cells = cells[(cells <= self.u).all(axis=1)]
         self.pats = {s: np.flatnonzero(j.tables[s].ph.sum(axis=1) > 0) for s in seats}
         after = 13 * rest_seats  # cards left once these seats are dealt
+        # Only the cells that can be read are filled: the first seat's are what the anchor's
+        # patterns leave of the unseen cards (or the unseen cards, with no anchor), each next
+        # seat's those less a pattern of the seat before.  A cell's ways are summed over the
+        # seat's patterns in their order, as over the whole grid: the same numbers.
+        if anchor is None:
+            start = self.u[None, :]
+        else:
+            self.anchor_pats = np.flatnonzero(j.tables[anchor].ph.sum(axis=1) > 0)
+            start = self.u[None, :] - PAT_LENGTHS[self.anchor_pats]
+        start = start[(start >= 0).all(axis=1) & (start.sum(axis=1) == after + 13 * len(seats))]
+        reach = [unique(start @ _GRID)]
+        moves = []  # per seat: its cells, each cell less each pattern, and which of those fit
+        for s in seats:
+            cells = np.stack([(reach[-1] // q) % 14 for q in _GRID], axis=1)
+            less = cells[:, None, :] - PAT_LENGTHS[self.pats[s]][None, :, :]
+            fits = (less >= 0).all(axis=2)
+            moves.append((cells, less, fits))
+            reach.append(unique(less[fits] @ _GRID))
         last = np.zeros(14 ** 4)
-        at = cells[cells.sum(axis=1) == after]
-        last[at @ _GRID] = 1.0
+        last[reach[-1]] = 1.0
         self.ways = [last]
         for k in range(len(seats) - 1, -1, -1):
-            s, nxt = seats[k], self.ways[0]
+            cells, less, fits = moves[k]
+            p = PAT_LENGTHS[self.pats[seats[k]]]
+            terms = np.zeros(fits.shape)
+            c, i = np.nonzero(fits)
+            terms[c, i] = _COMB[cells[c], p[i]].prod(axis=1) * self.ways[0][less[c, i] @ _GRID]
             w = np.zeros(14 ** 4)
-            here = cells[cells.sum(axis=1) == after + 13 * (len(seats) - k)]
-            for i in self.pats[s]:
-                p = PAT_LENGTHS[i]
-                r = here[(here >= p).all(axis=1)]
-                if len(r):
-                    w[r @ _GRID] += _COMB[r, p].prod(axis=1) * nxt[(r - p) @ _GRID]
+            if terms.shape[1]:  # added up pattern after pattern (a running sum): as one by one
+                w[reach[k]] = np.cumsum(terms, axis=1)[:, -1]
             self.ways.insert(0, w)
 
     def total(self) -> float:
@@ -381,10 +397,10 @@ class _ShapePlan:
 
     def anchor_weights(self) -> np.ndarray:
         """Per pattern of the anchor: the ways to deal these seats from what it leaves."""
-        left = self.u[None, :] - PAT_LENGTHS
+        left = self.u[None, :] - PAT_LENGTHS[self.anchor_pats]
         ok = (left >= 0).all(axis=1)
         w = np.zeros(len(ALL_PATTERNS))
-        w[ok] = self.ways[0][left[ok] @ _GRID]
+        w[self.anchor_pats[ok]] = self.ways[0][left[ok] @ _GRID]
         return w
 
     def place(self, owner: np.ndarray, rng: np.random.Generator) -> None:
@@ -450,10 +466,13 @@ class Joint:
     sampling behind estimates and witnesses reproducible; ``budget`` bounds, in seconds of work
     counted (not clocked), the whole answer when two or more unseen seats are constrained: the
     constrained seats' tables (their :attr:`SeatTable.work`, counted whether they were built
-    here or before) and the search for witnesses and proofs, which gets what they leave."""
+    here or before) and the search for witnesses and proofs, which gets what they leave;
+    ``free_table``, if given, supplies the table of every hand of the unseen cards (a caller
+    that keeps one need not have it built again)."""
 
     def __init__(self, formulas: dict[str, Node], known: tuple[str, Hand] | None = None,
-                 tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = DEFAULT_BUDGET):
+                 tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = DEFAULT_BUDGET,
+                 free_table: Callable[[], SeatTable] | None = None):
         self.known = known
         self.unseen = np.ones(52, bool)
         if known is not None:
@@ -479,6 +498,7 @@ class Joint:
         self.outer_work = 0.0  # the outer bound's work (set by bounds.outer_bounds)
         self.tried = 0  # deals dealt by the last draw (set by sample)
         self._free_table = None
+        self._free_source = free_table
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
         self._sample_cache: tuple[int, np.ndarray] | None = None
@@ -784,7 +804,7 @@ class Joint:
     def free_table(self):
         """The table of a seat whose calls say nothing (every hand of the unseen cards), built once."""
         if self._free_table is None:
-            self._free_table = build_seat(TRUE, self.avail)
+            self._free_table = self._free_source() if self._free_source else build_seat(TRUE, self.avail)
         return self._free_table
 
     def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None,
@@ -813,7 +833,7 @@ class Joint:
         general = [s for s in self.constrained if s not in shaped]
         anchor = min(general, key=lambda s: self.tables[s].hands) if general else None
         others = [s for s in general if s != anchor]
-        plan = _ShapePlan(self, shaped, rest_seats=len(self.unseen_seats) - len(shaped) - (anchor is not None))
+        plan = _ShapePlan(self, shaped, len(self.unseen_seats) - len(shaped) - (anchor is not None), anchor)
         weight = None
         if anchor is not None and shaped:
             weight = plan.anchor_weights()

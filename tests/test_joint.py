@@ -174,6 +174,42 @@ def test_two_constrained_seats_length_only_are_exact():
     assert n.hcp[1] <= left and w.hcp[0] == 0
 
 
+def _lengths(test) -> list[tuple[int, int, int, int]]:
+    """Every pattern (S, H, D, C lengths) with ``test`` true."""
+    return [p for p in ((a, b, c, 13 - a - b - c) for a in range(14) for b in range(14 - a)
+                        for c in range(14 - a - b)) if test(p)]
+
+
+def test_the_shape_plan_counts_the_ways_to_deal_the_seats_that_look_at_lengths_only():
+    from canary_infer.joint import _ShapePlan
+
+    def ways(left, seats):  # the ways to give each seat a pattern it allows and its cards, in turn
+        if not seats:
+            return 1
+        total = 0
+        for p in seats[0]:
+            if all(k <= n for n, k in zip(left, p, strict=True)):
+                rest = [n - k for n, k in zip(left, p, strict=True)]
+                total += math.prod(math.comb(n, k) for n, k in zip(left, p, strict=True)) * ways(rest, seats[1:])
+        return total
+
+    south, west = _lengths(lambda p: p[0] >= 6), _lengths(lambda p: p[1] >= 4 and p[3] <= 3)
+    # North, the anchor: what each of its patterns leaves South and West (East takes the rest)
+    j = Joint({"N": parse("hcp >= 15 and S <= 3 and H <= 3 and D <= 4"), "S": parse("S >= 6"),
+               "W": parse("H >= 4 and C <= 3")})
+    got = _ShapePlan(j, ["S", "W"], 1, "N").anchor_weights()
+    north = np.flatnonzero(j.tables["N"].ph.sum(axis=1) > 0)
+    assert len(north) >= 5
+    from canary_infer.engine import ALL_PATTERNS
+
+    for i in north:
+        assert got[i] == pytest.approx(ways([13 - k for k in ALL_PATTERNS[i]], [south, west]), rel=1e-12)
+    # no anchor: the ways to deal South and West from the whole deck (North and East take the
+    # rest); the plan's weights are floats, close to the integers
+    j = Joint({"S": parse("S >= 6"), "W": parse("H >= 4 and C <= 3")})
+    assert _ShapePlan(j, ["S", "W"], 2).total() == pytest.approx(ways([13] * 4, [south, west]), rel=1e-12)
+
+
 def _consistent_deals(formulas: dict, n: int, seed: int):
     """Plain rejection: random deals that fit every formula (slow, independent of the engine)."""
     rng = random.Random(seed)
