@@ -1006,13 +1006,16 @@ def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
     return keys
 
 
-def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct keys (sorted), each one's summed counts, and where each key went."""
     if len(keys) == 0:
-        return keys, counts
+        return keys, counts, np.zeros(0, np.int32)
     order, s, first = _runs(keys)
     at = np.flatnonzero(first)
+    inv = np.empty(len(keys), np.int32)
+    inv[order] = np.cumsum(first, dtype=np.int32) - 1
     # counts of hands are whole numbers below 2**53, so their float sums are exact in any order
-    return s[at], np.add.reduceat(counts[order], at)
+    return s[at], np.add.reduceat(counts[order], at), inv
 
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
@@ -1138,18 +1141,26 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     counts = np.ones(1)
     levels_k, levels_c = [keys], [counts]
     pairs = 0
+    moves = {}  # per level 0..2, the moves to the next (SeatTable._transitions), as they are made
     for si in range(3):
         used = _used(keys, lay.low)
-        out_k, out_c = [], []
+        out_k, out_c, out_r, out_h = [], [], [], []
         for r, c, new in _pairs(keys, used, steps[si]):
             pairs += len(new)
             new, ok = shaper(si, new)
             out_k.append(new[ok])
             out_c.append(counts[r[ok]] * steps[si].counts[c[ok]])
+            out_r.append(r[ok])
+            out_h.append(c[ok])
+        n = len(keys)
         if out_k:
-            keys, counts = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c))
+            keys, counts, nxt = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c))
+            rows, cols = np.concatenate(out_r).astype(np.int32), np.concatenate(out_h).astype(np.int32)
         else:
             keys, counts = np.zeros(0, np.int64), np.zeros(0)
+            rows = cols = nxt = np.zeros(0, np.int32)
+        # the pairs come by state (see _transitions), and every pair kept reaches a state kept
+        moves[si] = (rows, cols, nxt, np.searchsorted(rows, np.arange(n + 1)))
         levels_k.append(keys)
         levels_c.append(counts)
     viable_code = np.zeros(1 << 16, bool)
@@ -1157,6 +1168,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
                   evaluate, tuple(plan.index[("aux", name)] for name in aux))
     t.work = PAIR_COST * pairs + ENTRY_COST * (evaluate.entries if evaluate is not None else 0)
+    t._moves = moves
     t.finish()
     return t
 
