@@ -55,7 +55,7 @@ from .cards import RANKS, SEATS, SUITS
 from .engine import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
 from .expr import TRUE, Feat
 from .features import TOP
-from .joint import CARD_HCP, RANK_HCP  # joint imports this module only when it runs
+from .joint import CARD_HCP, CARD_SUIT, RANK_HCP  # joint imports this module only when it runs
 
 _INF = 10_000
 
@@ -816,6 +816,23 @@ class DealModel:
 
 
 # --------------------------------------------------------------------------- putting it together
+def _take(v: np.ndarray, take, top: bool) -> np.ndarray:
+    """The HCP of the ``take`` highest (``top``) or lowest cards of a pool, given per row how
+    many of its cards are worth 0, 1, 2, 3 and 4 HCP (``v``, shape (n, 5)).
+
+    >>> v = np.array([[9, 1, 1, 0, 1]])  # the ace, the queen and the jack, and nine small cards
+    >>> _take(v, 2, top=True).tolist(), _take(v, 10, top=False).tolist()
+    ([6], [1])
+    """
+    left = np.broadcast_to(np.asarray(take, np.int64), (len(v),)).copy()
+    out = np.zeros(len(v), np.int64)
+    for x in ((4, 3, 2, 1, 0) if top else (0, 1, 2, 3, 4)):
+        t = np.minimum(v[:, x], left)
+        out += t * x
+        left -= t
+    return out
+
+
 TRY_COST = 1.2e-4  # the work of one deal tried by the drawing search, in seconds of this machine
 def _length_only(f) -> bool:
     from .joint import _length_only as lo
@@ -861,26 +878,34 @@ def joint_views(j) -> dict:
 
     def witness(owner: np.ndarray, weight: float) -> None:
         """Record what consistent deals show (and what the free seats could hold instead)."""
+        n = len(owner)
+        if not n:
+            return
+        own = owner.astype(np.int64)
+        at = np.arange(n)[:, None]
+        # per deal, seat and suit: the cards held; per deal and seat: the HCP
+        lengths = np.bincount((at * 16 + own * 4 + CARD_SUIT[None, :]).ravel(), minlength=16 * n).reshape(n, 4, 4)
+        points = np.bincount((at * 4 + own).ravel(), weights=np.tile(CARD_HCP, n), minlength=4 * n)
+        points = points.reshape(n, 4).astype(np.int64)
         for s in j.unseen_seats:
             k = SEATS.index(s)
-            pats = _PAT_OF14[(owner == k).reshape(len(owner), 4, 13).sum(axis=2) @ _R14]
+            pats = _PAT_OF14[lengths[:, k, :] @ _R14]
             seen = seen_p[s]
             counts = np.bincount(pats, minlength=len(ALL_PATTERNS))
             for i in np.flatnonzero(counts).tolist():
                 seen[i] = seen.get(i, 0.0) + weight * int(counts[i])
-            h = (owner == k).astype(np.int64) @ CARD_HCP
-            note_hcp(s, h, h)
+            note_hcp(s, points[:, k], points[:, k])
+
+        def by_value(seats: list[int]) -> np.ndarray:
+            """Per deal and suit, how many of the cards these seats hold are worth 0-4 HCP."""
+            pooled = np.isin(own, seats)
+            code = (at * 20 + CARD_SUIT[None, :] * 5 + CARD_HCP[None, :])[pooled]
+            return np.bincount(code, minlength=20 * n).reshape(n, 4, 5)
+
         if len(free) >= 2:  # the free seats may share their cards out in any other way
-            pooled = np.isin(owner, free)
-            vals = np.where(pooled, CARD_HCP[None, :], -1)
-            srt = np.sort(vals, axis=1)  # the pooled cards' HCP, ascending, at the end
-            cnt = pooled.sum(axis=1)
-            cum = np.zeros((len(owner), 53), np.int64)
-            np.cumsum(np.maximum(srt, 0), axis=1, out=cum[:, 1:])
-            r = np.arange(len(owner))
-            low = cum[r, 52 - cnt + 13] - cum[r, 52 - cnt]
-            high = cum[:, 52] - cum[:, 39]
-            rem = unique(pooled.reshape(len(owner), 4, 13).sum(axis=2) @ _R14)
+            v = by_value(free).sum(axis=1)
+            low, high = _take(v, 13, top=False), _take(v, 13, top=True)
+            rem = unique(lengths[:, free, :].sum(axis=1) @ _R14)
             rem = np.stack([(rem // q) % 14 for q in _R14], axis=1)
             fits = (PAT_LENGTHS[None, :, :] <= rem[:, None, :]).all(axis=2).any(axis=0)
             for s in j.free:
@@ -890,20 +915,12 @@ def joint_views(j) -> dict:
         for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
             if free and _length_only(j.formulas[s]):
                 k = SEATS.index(s)
-                lo = np.zeros(len(owner), np.int64)
-                hi = np.zeros(len(owner), np.int64)
-                for si in range(4):
-                    part = owner[:, si * 13:(si + 1) * 13]
-                    n = (part == k).sum(axis=1)
-                    pooled = np.isin(part, free + [k])
-                    # ranks run from the ace down, so the pooled cards' HCP are already sorted
-                    vals = np.where(pooled, RANK_HCP[None, :], -1)
-                    desc = -np.sort(-vals, axis=1)
-                    cum = np.concatenate([np.zeros((len(owner), 1), np.int64), np.cumsum(np.maximum(desc, 0), axis=1)],
-                                         axis=1)
-                    cnt = pooled.sum(axis=1)
-                    hi += cum[np.arange(len(owner)), n]
-                    lo += cum[np.arange(len(owner)), cnt] - cum[np.arange(len(owner)), cnt - n]
+                v = by_value(free + [k])
+                lo = np.zeros(n, np.int64)
+                hi = np.zeros(n, np.int64)
+                for si in range(4):  # its length in each suit, of the highest or lowest cards pooled
+                    hi += _take(v[:, si], lengths[:, k, si], top=True)
+                    lo += _take(v[:, si], lengths[:, k, si], top=False)
                 note_hcp(s, lo, hi)
 
     search = _Search(j, np.random.default_rng(j.seed + 1))
