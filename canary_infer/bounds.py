@@ -816,6 +816,21 @@ class DealModel:
 
 
 # --------------------------------------------------------------------------- putting it together
+_CARD_CODE = CARD_SUIT * 5 + CARD_HCP  # a card's suit and HCP, as one number below 20
+
+
+def _at_or_above(grid: np.ndarray) -> np.ndarray:
+    """For a boolean 14^4 grid of suit lengths: whether some marked cell is at or above each
+    cell in every suit.
+
+    >>> g = np.zeros((14, 14, 14, 14), bool); g[2, 5, 3, 3] = True
+    >>> r = _at_or_above(g); bool(r[2, 5, 3, 3]), bool(r[0, 4, 3, 0]), bool(r[3, 0, 0, 0])
+    (True, True, False)
+    """
+    for ax in range(4):
+        grid = np.flip(np.logical_or.accumulate(np.flip(grid, ax), axis=ax), ax)
+    return grid
+
 def _take(v: np.ndarray, take, top: bool) -> np.ndarray:
     """The HCP of the ``take`` highest (``top``) or lowest cards of a pool, given per row how
     many of its cards are worth 0, 1, 2, 3 and 4 HCP (``v``, shape (n, 5)).
@@ -881,12 +896,12 @@ def joint_views(j) -> dict:
         n = len(owner)
         if not n:
             return
-        own = owner.astype(np.int64)
         at = np.arange(n)[:, None]
-        # per deal, seat and suit: the cards held; per deal and seat: the HCP
-        lengths = np.bincount((at * 16 + own * 4 + CARD_SUIT[None, :]).ravel(), minlength=16 * n).reshape(n, 4, 4)
-        points = np.bincount((at * 4 + own).ravel(), weights=np.tile(CARD_HCP, n), minlength=4 * n)
-        points = points.reshape(n, 4).astype(np.int64)
+        # per deal, seat and suit: how many of the seat's cards are worth 0, 1, 2, 3 and 4 HCP
+        cards = np.bincount((at * 80 + owner.astype(np.int64) * 20 + _CARD_CODE[None, :]).ravel(),
+                            minlength=80 * n).reshape(n, 4, 4, 5)
+        lengths = cards.sum(axis=3)
+        points = cards.sum(axis=2) @ np.arange(5)
         for s in j.unseen_seats:
             k = SEATS.index(s)
             pats = _PAT_OF14[lengths[:, k, :] @ _R14]
@@ -895,27 +910,23 @@ def joint_views(j) -> dict:
             for i in np.flatnonzero(counts).tolist():
                 seen[i] = seen.get(i, 0.0) + weight * int(counts[i])
             note_hcp(s, points[:, k], points[:, k])
-
-        def by_value(seats: list[int]) -> np.ndarray:
-            """Per deal and suit, how many of the cards these seats hold are worth 0-4 HCP."""
-            pooled = np.isin(own, seats)
-            code = (at * 20 + CARD_SUIT[None, :] * 5 + CARD_HCP[None, :])[pooled]
-            return np.bincount(code, minlength=20 * n).reshape(n, 4, 5)
-
         if len(free) >= 2:  # the free seats may share their cards out in any other way
-            v = by_value(free).sum(axis=1)
+            v = cards[:, free].sum(axis=(1, 2))
             low, high = _take(v, 13, top=False), _take(v, 13, top=True)
-            rem = unique(lengths[:, free, :].sum(axis=1) @ _R14)
-            rem = np.stack([(rem // q) % 14 for q in _R14], axis=1)
-            fits = (PAT_LENGTHS[None, :, :] <= rem[:, None, :]).all(axis=2).any(axis=0)
+            if any(len(seen_p[s]) < len(ALL_PATTERNS) for s in j.free):
+                # the patterns some deal's pooled free cards can make: those below some pool
+                pool = np.zeros(14 ** 4, bool)
+                pool[lengths[:, free, :].sum(axis=1) @ _R14] = True
+                fits = _at_or_above(pool.reshape(14, 14, 14, 14)).ravel()[_PAT14]
+                for s in j.free:
+                    for i in np.flatnonzero(fits):
+                        seen_p[s].setdefault(int(i), 0.0)
             for s in j.free:
-                for i in np.flatnonzero(fits):
-                    seen_p[s].setdefault(int(i), 0.0)
                 note_hcp(s, low, high)
         for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
             if free and _length_only(j.formulas[s]):
                 k = SEATS.index(s)
-                v = by_value(free + [k])
+                v = cards[:, free + [k]].sum(axis=1)
                 lo = np.zeros(n, np.int64)
                 hi = np.zeros(n, np.int64)
                 for si in range(4):  # its length in each suit, of the highest or lowest cards pooled

@@ -1006,20 +1006,23 @@ def _recap(keys: np.ndarray, lay: Layout) -> np.ndarray:
     return keys
 
 
-def _dedup_keys(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct keys (sorted), each one's summed counts, and where each key went."""
+def _dedup_keys(keys: np.ndarray, counts: np.ndarray, where: bool = False):
+    """The distinct keys (sorted), each one's summed counts, and (``where``) where each key went."""
     if len(keys) == 0:
         return keys, counts, np.zeros(0, np.int32)
     order, s, first = _runs(keys)
     at = np.flatnonzero(first)
-    inv = np.empty(len(keys), np.int32)
-    inv[order] = np.cumsum(first, dtype=np.int32) - 1
+    inv = None
+    if where:
+        inv = np.empty(len(keys), np.int32)
+        inv[order] = np.cumsum(first, dtype=np.int32) - 1
     # counts of hands are whole numbers below 2**53, so their float sums are exact in any order
     return s[at], np.add.reduceat(counts[order], at), inv
 
 
 _PAIRS = 1 << 19  # pairs formed at once: bounds the memory of a step
 _FEW = 1 << 14  # a table's last suit has few pairs: formed at once, not by length and group
+_KEEP_MOVES = 1 << 15  # a level that forms this many pairs at once keeps its moves as built
 # The work of building a table, in seconds of this machine (fitted over the 196 tables the
 # case lists build, and the 312 their joint answers build): a base, each (state, holding) pair
 # of the first three suits, each pair of the last suit (where the formula is evaluated) and
@@ -1141,26 +1144,29 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     counts = np.ones(1)
     levels_k, levels_c = [keys], [counts]
     pairs = 0
-    moves = {}  # per level 0..2, the moves to the next (SeatTable._transitions), as they are made
+    # a large level's moves to the next (SeatTable._transitions), kept as they are made: a
+    # table that large is costly to walk again at its first draw (a small one is cheap to)
+    moves = {}
     for si in range(3):
         used = _used(keys, lay.low)
         out_k, out_c, out_r, out_h = [], [], [], []
         for r, c, new in _pairs(keys, used, steps[si]):
             pairs += len(new)
             new, ok = shaper(si, new)
+            r, c = r[ok], c[ok]
             out_k.append(new[ok])
-            out_c.append(counts[r[ok]] * steps[si].counts[c[ok]])
-            out_r.append(r[ok])
-            out_h.append(c[ok])
+            out_c.append(counts[r] * steps[si].counts[c])
+            if out_r or len(new) >= _KEEP_MOVES:
+                out_r.append(r.astype(np.int32))
+                out_h.append(c.astype(np.int32))
         n = len(keys)
         if out_k:
-            keys, counts, nxt = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c))
-            rows, cols = np.concatenate(out_r).astype(np.int32), np.concatenate(out_h).astype(np.int32)
+            keys, counts, nxt = _dedup_keys(np.concatenate(out_k), np.concatenate(out_c), bool(out_r))
         else:
             keys, counts = np.zeros(0, np.int64), np.zeros(0)
-            rows = cols = nxt = np.zeros(0, np.int32)
-        # the pairs come by state (see _transitions), and every pair kept reaches a state kept
-        moves[si] = (rows, cols, nxt, np.searchsorted(rows, np.arange(n + 1)))
+        if out_r:  # the pairs come by state (see _transitions), and every pair kept reaches a state kept
+            rows = np.concatenate(out_r)
+            moves[si] = (rows, np.concatenate(out_h), nxt, np.searchsorted(rows, np.arange(n + 1)))
         levels_k.append(keys)
         levels_c.append(counts)
     viable_code = np.zeros(1 << 16, bool)

@@ -347,3 +347,27 @@ def test_recapping_brings_every_column_back_to_its_cap(caps, rnd):
     want = np.minimum(vals, np.array(caps + [63]))
     assert np.array_equal(got, want)
     assert np.array_equal(keys, (vals << offs[None, :]).sum(axis=1))  # the input is left alone
+
+
+@pytest.mark.parametrize("text,threshold", [
+    ("not (hcp >= 11 and (S >= 5 or H >= 5)) and not (hcp >= 16)", 1 << 15),  # a pass-like table
+    ("hcp in 11..16 and S >= 4", 1),  # every level kept
+    ("H == 6 and hcp in 5..10", 1 << 40),  # none kept
+])
+def test_the_moves_a_build_keeps_are_those_a_draw_would_make(monkeypatch, text, threshold):
+    import canary_infer.engine as engine
+
+    monkeypatch.setattr(engine, "_KEEP_MOVES", threshold)
+    t = engine.build_seat(parse(text))
+    kept = dict(t.__dict__.get("_moves", {}))
+    assert (len(kept) > 0) == (threshold < 1 << 40)
+    del t.__dict__["_moves"]
+    for k, moves in kept.items():  # the same arrays, made on demand from the states alone
+        again = t._transitions(k)
+        assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(moves, again, strict=True)), k
+    # and draws from the table fit the formula
+    rng = np.random.default_rng(1)
+    cls = t.sample(200, rng)
+    assert cls is not None and t.holds(np.stack([engine.suit_classes(t.avail, si)[0][cls[:, si]] * 64
+                                                 + engine.suit_classes(t.avail, si)[1][cls[:, si]]
+                                                 for si in range(4)], axis=1)).all()
