@@ -593,9 +593,9 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     cls = {k: _classes(owner, k) for k in seats}
     hcp = {k: (owner == k).astype(np.int64) @ CARD_HCP for k in seats}
     at14 = {k: (cls[k] // 64) @ _R14 for k in seats}
-    held = {}
+    held, types = {}, {}
     for k in seats:  # the card types each seat holds, as (n, 13) type numbers (-1: none)
-        t = _types(owner, k)
+        t = types[k] = _types(owner, k)
         order = np.argsort(~t, axis=1, kind="stable")[:, :13]
         held[k] = np.where(np.take_along_axis(t, order, axis=1), order, -1)
     shift = _R14[_TYPE_SUIT]  # the change in a pattern's base-14 code when a card type leaves
@@ -603,8 +603,17 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     rows_of = np.repeat(np.arange(len(owner)), 169)
     work = 0.0
     pending = []  # per pair of seats: the swaps that give something wanted, one per new pair of holdings
+    # what each seat wants: a pattern (if any is wanted), HCP beyond those seen (if any can be)
+    wants_pat = {k: bool(want_pat[SEATS[k]].any()) for k in seats}
+    wants_hcp = {k: lo_t[SEATS[k]] >= 0 or hi_t[SEATS[k]] <= 37 for k in seats}
     for ai, x in enumerate(seats):
         for y in seats[ai + 1:]:
+            if not any(wants_pat[k] or wants_hcp[k] for k in (x, y)):
+                # no swap between them gives either anything wanted: counted as looked at (a
+                # type of each, not the same type), as the budget has always counted them
+                tx, ty = types[x], types[y]
+                work += int((tx.sum(axis=1) * ty.sum(axis=1)).sum() - (tx & ty).sum()) * SWAP_COST
+                continue
             a = np.repeat(held[x], 13, axis=1).ravel()
             b = np.tile(held[y], (1, 13)).ravel()
             keep = (a >= 0) & (b >= 0) & (a != b)
@@ -615,9 +624,11 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             good = np.zeros(len(i), bool)
             for k, out_t, in_t in ((x, a, b), (y, b, a)):
                 s = SEATS[k]
-                h = hcp[k][i] - _TYPE_HCP[out_t] + _TYPE_HCP[in_t]
-                p = _PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]
-                good |= want_pat[s][p] | (h < lo_t[s]) | (h > hi_t[s])
+                if wants_hcp[k]:
+                    h = hcp[k][i] - _TYPE_HCP[out_t] + _TYPE_HCP[in_t]
+                    good |= (h < lo_t[s]) | (h > hi_t[s])
+                if wants_pat[k]:
+                    good |= want_pat[s][_PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]]
             sel = np.flatnonzero(good)
             if not len(sel):
                 continue
