@@ -14,6 +14,7 @@ reported as undefined; inference goes on.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from itertools import repeat
 
@@ -198,10 +199,11 @@ class Inferencer:
         self._by_identity: dict[tuple, tuple] = {}  # see _solve_seat
         self._conflicts: dict[tuple, tuple[list[int], bool]] = {}
         self._text: dict[int, tuple] = {}
-        if self.system.oracle is None:
+        if self.system.oracle is None:  # a function of the calls alone: the system keeps no Inferencer alive
             self.system.oracle = self._possible
 
-    def _possible(self, node: CallNode, formula: Node) -> bool:
+    @staticmethod
+    def _possible(node: CallNode, formula: Node) -> bool:
         """Whether the player answering after ``node`` can hold ``formula`` given his calls so far
         (used where a schedule deletes steps that are impossible)."""
         path = []
@@ -352,6 +354,18 @@ class Inferencer:
         if t is not None:
             self._cache.setdefault((formulas, avail), t.result())
         return t
+
+    def _free_table_of(self, avail: Available):
+        """What gives a Joint the table of every hand of the unseen cards from these tables: by
+        a weak reference, since the Joint is kept among them (a strong one would keep every
+        Inferencer's tables alive until the garbage collector finds the cycle)."""
+        me = weakref.ref(self)
+
+        def table() -> SeatTable | None:
+            inf = me()
+            return inf._table_chain((), avail) if inf is not None else build_seat(TRUE, avail)
+
+        return table
 
     def conflict(self, calls: list[CallReading], seat: str, avail: Available) -> list[int]:
         """Positions of a set of the seat's calls that no hand can satisfy together (CP-SAT core)."""
@@ -541,7 +555,7 @@ class Inferencer:
         joint = self._cache.get(jkey)
         if joint is None:
             joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget,
-                          free_table=lambda: self._table_chain((), avail))
+                          free_table=self._free_table_of(avail))
             self._cache[jkey] = joint
         inf.exact = joint.exact
         inf.deals = joint.deals

@@ -140,3 +140,26 @@ def test_a_seat_in_no_deal_holds_no_hand(inferencer):
     for s in "NEW":
         h = r.hands[s].as_json()
         assert not h["consistent"] and h["hands"] == 0 and not h["patterns"]
+
+
+def test_an_inferencer_and_its_tables_go_when_it_goes(system):
+    """Nothing the system or a joint answer keeps holds an Inferencer (and all its tables) alive:
+    once dropped it is freed at once, without the garbage collector's help."""
+    import gc
+    import weakref
+
+    from canary_infer.infer import Inferencer
+
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for auction in ("2S", "P P", "2H P 2N P 3D"):  # the first sets the system's oracle; joint answers
+            inf = Inferencer(system)
+            inf.infer(Auction.parse(auction), joint=True)
+            gone = weakref.ref(inf)
+            del inf
+            assert gone() is None, auction
+    finally:
+        if was:
+            gc.enable()
