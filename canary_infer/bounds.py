@@ -9,9 +9,14 @@ Three steps, each sound on its own:
    HCP) keeps, for every seat, only the patterns and HCP some combination of the others
    leaves room for.  Nothing consistent is lost; a few impossible things may remain.
 2. *Inner bound.*  Deals drawn by the exact sampler are witnesses: a pattern or an HCP value
-   seen in a consistent deal is attained.  From them, single swaps of two cards between two
-   seats are tried wherever they give a seat a pattern not yet seen or HCP beyond those seen,
-   and kept when every seat's calls still fit (then swaps from those, and so on).  Then, for
+   seen in a consistent deal is attained.  Some are proven from the tables alone, by deals
+   made with *fillers* (:func:`filler_proofs`: where the other constrained seats' calls fit
+   every hand of some patterns without an honour, as a pass's do, every hand of a seat that
+   leaves them room is in a consistent deal); a free seat's HCP bound by deals where it holds
+   the best (or worst) 13 cards and the others are dealt the rest at random and checked.
+   From the deals, single swaps of two cards between two seats are tried wherever they give
+   a seat a pattern not yet seen or HCP beyond those seen, and kept when every seat's calls
+   still fit (then swaps from those, and so on).  Then, for
    each pattern or bound in the outer bound but not yet seen, deals are drawn with that seat
    held to it (its hand drawn from its own table with that pattern or HCP, the tightest other
    seats from pools of their own hands that share no card with it, the rest dealt at random
@@ -381,6 +386,28 @@ class _Search:
             choice = [c[rows] for c in choice] + [cols]
             placed.append((s, hs))
         return masks, choice, placed
+
+    def extreme(self, seat: str, sense: str, value: int, tries: int) -> np.ndarray | None:
+        """Consistent deals where a free seat holds the 13 unseen cards worth the most HCP
+        (``sense`` "max") or the least, if they are worth ``value``; the cards of equal worth
+        it takes, and the other seats' hands, at random; None if no deal tried fits."""
+        j = self.j
+        cards = np.flatnonzero(j.unseen)
+        worth = CARD_HCP[cards] * (1 if sense == "max" else -1)
+        best = np.sort(worth)[::-1][:13]
+        if len(cards) < 13 or abs(int(best.sum())) != value:
+            return None
+        keys = worth[None, :] + self.rng.random((tries, len(cards))) * 0.5  # ties broken at random
+        mine = cards[np.argsort(-keys, axis=1)[:, :13]]
+        owner = np.full((tries, 52), -1, np.int8)
+        if j.known is not None:
+            owner[:, ~j.unseen] = SEATS.index(j.known[0])
+        np.put_along_axis(owner, mine, np.int8(SEATS.index(seat)), axis=1)
+        j._deal_rest(owner, [SEATS.index(s) for s in j.unseen_seats if s != seat], self.rng)
+        ok = np.ones(tries, bool)
+        for s in j.constrained:
+            ok &= j.tables[s].holds(_classes(owner, SEATS.index(s)))
+        return owner[ok] if ok.any() else None
 
     def attempt(self, held: dict[str, tuple[int | None, int | None]], tries: int = 96) -> np.ndarray | None:
         """Consistent deals (an (k, 52) owner array, k >= 1) where each seat in ``held`` has the
@@ -826,6 +853,72 @@ class DealModel:
         return None
 
 
+# --------------------------------------------------------------------------- deals made with fillers
+def filler_proofs(j) -> dict[str, tuple[np.ndarray, int, int]]:
+    """Patterns and HCP that deals made with *fillers* prove each unseen seat can hold, found
+    from the tables alone: {seat: (pattern indices, least HCP, most HCP)}.
+
+    A constrained seat has a filler pattern when every hand of that pattern without an ace,
+    king, queen or jack (of the unseen cards) fits its calls: its table and the table of all
+    hands count the same such hands (a pass, which denies values, has many).  Suppose every
+    constrained seat but X has filler patterns, and some choice of one per seat adds up, suit
+    by suit, to no more than the small cards (ten down to two) that a hand of X with pattern p
+    leaves at the least (it holds at most p_s of a suit's small cards).  Then every hand of X
+    with pattern p is in a consistent deal: each other constrained seat takes a hand of its
+    filler pattern of small cards X left, and the free seats share the rest however they
+    like.  So every pattern p of X's own table (every hand, if X is free) that leaves such
+    room, and every HCP total of its hands with them, is attained."""
+    free_t = j.free_table()
+    zero = free_t.ph[:, 0]  # the hands of each pattern with no honour, of the unseen cards
+    spots = (j.unseen.reshape(4, 13) & (RANK_HCP == 0)[None, :]).sum(axis=1)
+    fillers = {}
+    for s in j.constrained:
+        ok = (zero > 0) & (j.tables[s].ph[:, 0] == zero)  # counts of hands: whole numbers, exact
+        fillers[s] = np.flatnonzero(ok & (PAT_LENGTHS <= spots).all(axis=1))
+    out = {}
+    shape = tuple(int(n) + 1 for n in spots)  # a grid of small cards taken, suit by suit
+    for x in j.unseen_seats:
+        others = [s for s in j.constrained if s != x]
+        table = j.tables[x] if x in j.constrained else free_t
+        pats = np.flatnonzero(table.ph.sum(axis=1) > 0)
+        room = spots - np.minimum(PAT_LENGTHS[pats], spots)  # the small cards a hand of each leaves
+        keep = room.sum(axis=1) >= 13 * len(others)  # room for the others' 13 cards each
+        pats, room = pats[keep], room[keep]
+        if any(not len(fillers[s]) for s in others) or not len(pats):
+            continue
+        reach = np.zeros(shape, bool)  # the small cards some choice of fillers for the others takes
+        reach[0, 0, 0, 0] = True
+        proven = None
+        for n, s in enumerate(others):
+            f = PAT_LENGTHS[fillers[s]]
+            shifts = min(int(reach.sum()), len(f))
+            if n == len(others) - 1 and len(pats) * len(f) < 250 * shifts:
+                # few patterns to prove: each with each filler of the last seat, the rest to fit
+                rest = room[:, None, :] - f[None, :, :]
+                fits = (rest >= 0).all(axis=2)
+                for ax in range(4):  # whether some reached cell is at or below each cell
+                    reach = np.logical_or.accumulate(reach, axis=ax)
+                ok = np.zeros(fits.shape, bool)
+                ok[fits] = reach[tuple(rest[fits].T)]
+                proven = pats[ok.any(axis=1)]
+                break
+            grid = np.zeros(shape, bool)
+            grid[tuple(f.T)] = True
+            a, b = (reach, grid) if reach.sum() <= len(f) else (grid, reach)
+            nxt = np.zeros(shape, bool)  # b shifted by each cell of a (the smaller)
+            for p, q, r, t in np.argwhere(a).tolist():
+                nxt[p:, q:, r:, t:] |= b[:shape[0] - p, :shape[1] - q, :shape[2] - r, :shape[3] - t]
+            reach = nxt
+        if proven is None:
+            for ax in range(4):  # whether some reached cell is at or below each cell
+                reach = np.logical_or.accumulate(reach, axis=ax)
+            proven = pats[reach[tuple(room.T)]]
+        if len(proven):
+            hs = np.flatnonzero(table.ph[proven].sum(axis=0) > 0)
+            out[x] = (proven, int(hs[0]), int(hs[-1]))
+    return out
+
+
 # --------------------------------------------------------------------------- putting it together
 _CARD_CODE = CARD_SUIT * 5 + CARD_HCP  # a card's suit and HCP, as one number below 20
 
@@ -860,6 +953,7 @@ def _take(v: np.ndarray, take, top: bool) -> np.ndarray:
 
 
 TRY_COST = 1.2e-4  # the work of one deal tried by the drawing search, in seconds of this machine
+EXTREME_TRIES = 256  # deals tried with a free seat holding the best (worst) cards
 def _length_only(f) -> bool:
     from .joint import _length_only as lo
 
@@ -960,6 +1054,10 @@ def joint_views(j) -> dict:
     # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
+    for s, (pats, lo, hi) in filler_proofs(j).items():  # what fillers prove, the search need not find
+        for i in pats.tolist():
+            seen_p[s].setdefault(i, 0.0)
+        note_hcp(s, np.array([lo]), np.array([hi]))
     model: DealModel | None = None
 
     def cp() -> DealModel:
@@ -1068,6 +1166,12 @@ def joint_views(j) -> dict:
                 whole = len(ext) == len(j.unseen_seats) - 1
                 if not whole or points - sum(v for _, v in ext.values()) == value:
                     tries.insert(0 if sense == "max" else 1, (ext, {1: 96, 2: 512}.get(len(ext), 1024)))  # several
+            if not done and s in j.free and left() > 0:  # the seat holds the best (worst) cards
+                spent[0] += EXTREME_TRIES * TRY_COST
+                found = search.extreme(s, sense, value, EXTREME_TRIES)
+                if found is not None:
+                    grow(found)
+                done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
             for held, n in tries:
                 if done or left() <= 0:
                     break

@@ -562,3 +562,59 @@ def test_paired_hands_are_consistent_deals_drawn_uniformly(north, south, law_n, 
     alone_law = {h: c / alone.total for h, c in alone.hcp.items()}
     tv_alone = 0.5 * sum(abs(alone_law.get(h, 0.0) - law.get(h, 0.0)) for h in range(38))
     assert tv < 0.06 < tv_alone, (tv, tv_alone)
+
+
+@pytest.mark.parametrize("formulas,known", [
+    ({"N": "hcp <= 9", "E": "hcp <= 9"}, None),  # two weak seats, two free
+    ({"N": "hcp <= 9", "E": "hcp >= 12 and S >= 5", "S": "hcp <= 7 and H <= 4"}, None),
+    ({"N": "hcp <= 9 and not (S >= 6)", "E": "hcp <= 9"}, "AKQ.KQJ.AKQJ.AKQ"),
+    # East needs five of the nine small spades: North cannot hold more than four of them
+    ({"N": "hcp == 0", "E": "hcp == 0 and S >= 5"}, None),
+])
+def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
+    """Each pattern fillers prove a seat can hold is one that the card-level CP-SAT model of
+    the whole deal (another method) finds a deal for; the HCP totals claimed are the seat's
+    own table's, over those patterns."""
+    from canary_infer.bounds import DealModel, filler_proofs
+    from canary_infer.engine import ALL_PATTERNS
+
+    kh = ("W", Hand.from_pbn(known)) if known else None
+    j = Joint({s: parse(f) for s, f in formulas.items()}, known=kh)
+    proofs = filler_proofs(j)
+    assert proofs, "some seat has fillers to prove with"
+    model = DealModel(j)
+    rng = random.Random(5)
+    for seat, (pats, lo, hi) in proofs.items():
+        table = j.tables[seat] if seat in j.tables else j.free_table()
+        assert set(pats.tolist()) <= set(np.flatnonzero(table.ph.sum(axis=1) > 0).tolist())
+        hs = np.flatnonzero(table.ph[pats].sum(axis=0))
+        assert (lo, hi) == (hs[0], hs[-1])
+        for i in rng.sample(pats.tolist(), min(4, len(pats))):  # the rarest shapes included
+            assert model.pattern_possible(seat, ALL_PATTERNS[i], 20.0) is True, (seat, ALL_PATTERNS[i])
+        for key in (lambda p: p[0], max):  # the longest spades, the longest suit
+            extreme = ALL_PATTERNS[max(pats.tolist(), key=lambda i: key(ALL_PATTERNS[i]))]
+            assert model.pattern_possible(seat, extreme, 20.0) is True, (seat, extreme)
+
+
+def test_a_seat_without_fillers_proves_nothing_for_the_others():
+    # East's calls fit no hand without an honour (it holds 12+ HCP): North's patterns are
+    # left to the search, while East's own patterns are proven by North's fillers
+    from canary_infer.bounds import filler_proofs
+
+    j = Joint({"N": parse("hcp <= 9"), "E": parse("hcp >= 12")})
+    proofs = filler_proofs(j)
+    assert "N" not in proofs and "S" not in proofs and "E" in proofs
+    assert proofs["E"][1] == 12
+
+
+def test_a_free_seat_holding_the_best_cards_is_a_witness_when_the_others_fit():
+    from canary_infer.bounds import _Search
+
+    j = Joint({"N": parse("hcp <= 9"), "E": parse("hcp <= 9")})
+    found = _Search(j, np.random.default_rng(1)).extreme("S", "max", 37, 64)
+    assert found is not None and len(found)
+    for row in found:
+        d = deal_of(row)
+        assert d["S"].hcp == 37 and d["N"].hcp <= 9 and d["E"].hcp <= 9
+    # a value the best 13 cards are not worth: no such deal is made
+    assert _Search(j, np.random.default_rng(1)).extreme("S", "max", 36, 64) is None
