@@ -854,65 +854,73 @@ class DealModel:
 
 
 # --------------------------------------------------------------------------- deals made with fillers
+def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+    """For each row of ``room`` (small cards left, suit by suit): whether some choice of one
+    row from each of ``choices`` (small cards taken, suit by suit, each at most ``spots``)
+    adds up to no more.
+
+    >>> spots = np.array([9, 9, 9, 9])
+    >>> _room_for(np.array([[4, 3, 3, 3], [3, 9, 9, 9]]), [np.array([[4, 3, 3, 3]])], spots).tolist()
+    [True, False]
+    """
+    shape = tuple(int(n) + 1 for n in spots)  # a grid of small cards taken, suit by suit
+    reach = np.zeros(shape, bool)  # what some choice from the sets so far takes
+    reach[0, 0, 0, 0] = True
+    for n, f in enumerate(choices):
+        if n == len(choices) - 1 and len(room) * len(f) < 250 * min(int(reach.sum()), len(f)):
+            # few rows: each with each pattern of the last set, the rest to fit what is reached
+            rest = room[:, None, :] - f[None, :, :]
+            fits = (rest >= 0).all(axis=2)
+            for ax in range(4):  # whether some reached cell is at or below each cell
+                reach = np.logical_or.accumulate(reach, axis=ax)
+            ok = np.zeros(fits.shape, bool)
+            ok[fits] = reach[tuple(rest[fits].T)]
+            return ok.any(axis=1)
+        grid = np.zeros(shape, bool)
+        grid[tuple(f.T)] = True
+        a, b = (reach, grid) if reach.sum() <= len(f) else (grid, reach)
+        nxt = np.zeros(shape, bool)  # b shifted by each cell of a (the smaller)
+        for p, q, r, t in np.argwhere(a).tolist():
+            nxt[p:, q:, r:, t:] |= b[:shape[0] - p, :shape[1] - q, :shape[2] - r, :shape[3] - t]
+        reach = nxt
+    for ax in range(4):
+        reach = np.logical_or.accumulate(reach, axis=ax)
+    return reach[tuple(room.T)]
+
+
 def filler_proofs(j) -> dict[str, tuple[np.ndarray, int, int]]:
     """Patterns and HCP that deals made with *fillers* prove each unseen seat can hold, found
     from the tables alone: {seat: (pattern indices, least HCP, most HCP)}.
 
     A constrained seat has a filler pattern when every hand of that pattern without an ace,
     king, queen or jack (of the unseen cards) fits its calls: its table and the table of all
-    hands count the same such hands (a pass, which denies values, has many).  Suppose every
-    constrained seat but X has filler patterns, and some choice of one per seat adds up, suit
-    by suit, to no more than the small cards (ten down to two) that a hand of X with pattern p
-    leaves at the least (it holds at most p_s of a suit's small cards).  Then every hand of X
-    with pattern p is in a consistent deal: each other constrained seat takes a hand of its
-    filler pattern of small cards X left, and the free seats share the rest however they
-    like.  So every pattern p of X's own table (every hand, if X is free) that leaves such
-    room, and every HCP total of its hands with them, is attained."""
+    hands count the same such hands (a pass, which denies values, has many).  The small
+    cards are the ten down to two.  Suppose every constrained seat but X has filler
+    patterns, and some choice of one per seat adds up, suit by suit, to no more than the
+    small cards a hand of X with pattern p leaves at the least (it holds at most p_s of a
+    suit's small cards).  Then every hand of X with pattern p is in a consistent deal: each
+    other constrained seat takes a hand of its filler pattern of small cards X left, and the
+    free seats share the rest.  So every pattern p of X's own table (every hand, if X is
+    free) that leaves such room, and every HCP total of its hands with them, is attained."""
     free_t = j.free_table()
     zero = free_t.ph[:, 0]  # the hands of each pattern with no honour, of the unseen cards
     spots = (j.unseen.reshape(4, 13) & (RANK_HCP == 0)[None, :]).sum(axis=1)
-    fillers = {}
-    for s in j.constrained:
-        ok = (zero > 0) & (j.tables[s].ph[:, 0] == zero)  # counts of hands: whole numbers, exact
-        fillers[s] = np.flatnonzero(ok & (PAT_LENGTHS <= spots).all(axis=1))
+    small = (PAT_LENGTHS <= spots).all(axis=1)
+    fillers = {s: PAT_LENGTHS[small & (zero > 0) & (j.tables[s].ph[:, 0] == zero)]  # counts: whole, exact
+               for s in j.constrained}
     out = {}
-    shape = tuple(int(n) + 1 for n in spots)  # a grid of small cards taken, suit by suit
     for x in j.unseen_seats:
         others = [s for s in j.constrained if s != x]
+        if not all(len(fillers[s]) for s in others):
+            continue
         table = j.tables[x] if x in j.constrained else free_t
         pats = np.flatnonzero(table.ph.sum(axis=1) > 0)
         room = spots - np.minimum(PAT_LENGTHS[pats], spots)  # the small cards a hand of each leaves
         keep = room.sum(axis=1) >= 13 * len(others)  # room for the others' 13 cards each
-        pats, room = pats[keep], room[keep]
-        if any(not len(fillers[s]) for s in others) or not len(pats):
+        if not keep.any():
             continue
-        reach = np.zeros(shape, bool)  # the small cards some choice of fillers for the others takes
-        reach[0, 0, 0, 0] = True
-        proven = None
-        for n, s in enumerate(others):
-            f = PAT_LENGTHS[fillers[s]]
-            shifts = min(int(reach.sum()), len(f))
-            if n == len(others) - 1 and len(pats) * len(f) < 250 * shifts:
-                # few patterns to prove: each with each filler of the last seat, the rest to fit
-                rest = room[:, None, :] - f[None, :, :]
-                fits = (rest >= 0).all(axis=2)
-                for ax in range(4):  # whether some reached cell is at or below each cell
-                    reach = np.logical_or.accumulate(reach, axis=ax)
-                ok = np.zeros(fits.shape, bool)
-                ok[fits] = reach[tuple(rest[fits].T)]
-                proven = pats[ok.any(axis=1)]
-                break
-            grid = np.zeros(shape, bool)
-            grid[tuple(f.T)] = True
-            a, b = (reach, grid) if reach.sum() <= len(f) else (grid, reach)
-            nxt = np.zeros(shape, bool)  # b shifted by each cell of a (the smaller)
-            for p, q, r, t in np.argwhere(a).tolist():
-                nxt[p:, q:, r:, t:] |= b[:shape[0] - p, :shape[1] - q, :shape[2] - r, :shape[3] - t]
-            reach = nxt
-        if proven is None:
-            for ax in range(4):  # whether some reached cell is at or below each cell
-                reach = np.logical_or.accumulate(reach, axis=ax)
-            proven = pats[reach[tuple(room.T)]]
+        pats = pats[keep]
+        proven = pats[_room_for(room[keep], [fillers[s] for s in others], spots)]
         if len(proven):
             hs = np.flatnonzero(table.ph[proven].sum(axis=0) > 0)
             out[x] = (proven, int(hs[0]), int(hs[-1]))

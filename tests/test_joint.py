@@ -573,8 +573,8 @@ def test_paired_hands_are_consistent_deals_drawn_uniformly(north, south, law_n, 
 ])
 def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
     """Each pattern fillers prove a seat can hold is one that the card-level CP-SAT model of
-    the whole deal (another method) finds a deal for; the HCP totals claimed are the seat's
-    own table's, over those patterns."""
+    the whole deal (another method) finds a deal for, and so are the least and most HCP
+    claimed."""
     from canary_infer.bounds import DealModel, filler_proofs
     from canary_infer.engine import ALL_PATTERNS
 
@@ -587,8 +587,11 @@ def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
     for seat, (pats, lo, hi) in proofs.items():
         table = j.tables[seat] if seat in j.tables else j.free_table()
         assert set(pats.tolist()) <= set(np.flatnonzero(table.ph.sum(axis=1) > 0).tolist())
-        hs = np.flatnonzero(table.ph[pats].sum(axis=0))
-        assert (lo, hi) == (hs[0], hs[-1])
+        for v in (lo, hi):
+            lit = model.model.NewBoolVar("")
+            model.model.Add(model.hands[seat].hcp == v).OnlyEnforceIf(lit)
+            _, st = model._solve([lit], time_limit=20.0)
+            assert st in (model.cp.OPTIMAL, model.cp.FEASIBLE), (seat, v)
         for i in rng.sample(pats.tolist(), min(4, len(pats))):  # the rarest shapes included
             assert model.pattern_possible(seat, ALL_PATTERNS[i], 20.0) is True, (seat, ALL_PATTERNS[i])
         for key in (lambda p: p[0], max):  # the longest spades, the longest suit
@@ -604,7 +607,7 @@ def test_a_seat_without_fillers_proves_nothing_for_the_others():
     j = Joint({"N": parse("hcp <= 9"), "E": parse("hcp >= 12")})
     proofs = filler_proofs(j)
     assert "N" not in proofs and "S" not in proofs and "E" in proofs
-    assert proofs["E"][1] == 12
+    assert proofs["E"][1:] == (12, 37)
 
 
 def test_a_free_seat_holding_the_best_cards_is_a_witness_when_the_others_fit():
