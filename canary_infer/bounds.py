@@ -112,6 +112,26 @@ class _Grid:
             np.maximum.at(out.hi, dst, self.hi[c[rc]] + hi[pats[pc]])
         return out
 
+    def add_at(self, ok, lo, hi, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """What :meth:`add` gives at some cells only (their least and most summed HCP), and
+        the work add counts, without the grid: when only a few cells are read."""
+        src_cells = int((self.lo < _INF).sum())
+        pats = np.flatnonzero(ok & (PAT_LENGTHS <= self.u).all(axis=1))
+        w = np.stack([(cells // r) % 14 for r in _R14], axis=1)
+        # "the pattern fits in the cell" for four suits at once, as in add
+        guard = int(sum(16 << (5 * k) for k in range(4)))
+        packed_w = (w << _FIELDS).sum(axis=1) | guard
+        packed_p = (PAT_LENGTHS[pats] << _FIELDS).sum(axis=1)
+        glo = np.full(len(cells), _INF, np.int64)
+        ghi = np.full(len(cells), -_INF, np.int64)
+        for i in range(0, len(cells), 256):
+            fits = ((packed_w[i:i + 256, None] - packed_p[None, :]) & guard) == guard
+            src = np.where(fits, cells[i:i + 256, None] - _PAT14[pats][None, :], 0)  # where the others came from
+            there = fits & (self.lo[src] < _INF)
+            glo[i:i + 256] = np.where(there, self.lo[src] + lo[pats], _INF).min(axis=1, initial=_INF)
+            ghi[i:i + 256] = np.where(there, self.hi[src] + hi[pats], -_INF).max(axis=1, initial=-_INF)
+        return glo, ghi, src_cells * len(pats)
+
     def below(self) -> np.ndarray:
         """For every cell w, the least summed HCP over reachable cells v <= w (as a 14^4 grid,
         computed once)."""
@@ -143,6 +163,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     # calls (named by the first seat making each), each built from the one of its first seats
     canon = leaders(j)
     grids: dict[tuple[str, ...], _Grid] = {(): _Grid(u)}
+    read_at: dict[tuple[str, ...], int] = {}  # grids read at a few cells only: the work of making them
 
     def grid(names: tuple[str, ...]) -> _Grid:
         if names not in grids:
@@ -157,17 +178,21 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         others = [o for o in j.unseen_seats if o != s]
         fixed = [o for o in others if o in j.constrained]
         loose = [o for o in others if o not in j.constrained]
-        g = grid(tuple(sorted(canon[o] for o in fixed)))
+        names = tuple(sorted(canon[o] for o in fixed))
         ok, lo, hi = (x.copy() for x in own[s])
         i = np.flatnonzero(ok)
         i = i[(PAT_LENGTHS[i] <= u).all(axis=1)]  # the patterns the unseen cards allow
         cell = (u - PAT_LENGTHS[i]) @ _R14  # what each leaves the others
         if loose:  # the free others take whatever is left: the fixed ones fit in it
-            least = g.below().ravel()[cell]
+            least = grid(names).below().ravel()[cell]
             i, least = i[least < _INF], least[least < _INF]
             hi[i] = np.minimum(hi[i], hu - least)
         else:  # the fixed others take exactly what is left
-            glo, ghi = g.lo[cell], g.hi[cell]
+            if names in grids or not names:
+                g = grid(names)
+                glo, ghi = g.lo[cell], g.hi[cell]
+            else:  # read at these cells only, from the grid of all but the last
+                glo, ghi, read_at[names] = grid(names[:-1]).add_at(*own[names[-1]], cell)
             keep = glo < _INF
             i, glo, ghi = i[keep], glo[keep], ghi[keep]
             lo[i] = np.maximum(lo[i], hu - ghi)
@@ -175,7 +200,8 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         ok[:] = False
         ok[i] = lo[i] <= hi[i]
         out[s] = (ok, lo, hi)
-    j.outer_work = OUTER_BASE + GRID_COST * sum(g.ops for g in grids.values())
+    ops = {**read_at, **{k: g.ops for k, g in grids.items()}}  # each grid's work once, made or read
+    j.outer_work = OUTER_BASE + GRID_COST * sum(ops.values())
     return out
 
 
