@@ -906,17 +906,19 @@ class SeatTable:
             step = self.steps[k]
             uniq, inv = unique(state, inverse=True)
             inv = inv.ravel()
-            keys = self.keys[k][uniq]
-            new = keys[:, None] + step.keys[None, :]
+            shape = (len(uniq), len(step.keys))  # (state drawn, contribution of the suit)
             if k == 3:
                 self.drawn_states = len(uniq)
             if k == 3 and "_last" not in self.__dict__:
                 # the last suit evaluated on the states drawn (its moves are kept by the first
                 # HCP condition, which evaluates every state; the weights are the same either way)
-                w = np.zeros(new.shape)
+                parts = []
                 for r, _, cs, _, ww in self._blocks(uniq, pat_ok, hcp_ok):
-                    w[np.searchsorted(uniq, r)[:, None], cs[None, :]] = ww  # uniq is sorted
-                chosen[:, k] = _pick_rows(w, inv, rng.random(n))
+                    rr = np.searchsorted(uniq, r)  # uniq is sorted
+                    parts.append((np.repeat(rr, len(cs)), np.tile(cs, len(rr)), ww.ravel()))
+                at, cs, ww = (np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64)
+                              for i in range(3))
+                chosen[:, k] = _pick_moves(at, cs, ww.astype(np.float64), shape, inv, rng.random(n))[0]
                 break
             # the moves of the states drawn, laid out as (state, contribution)
             if k < 3:
@@ -926,23 +928,18 @@ class SeatTable:
             start, size = first[uniq], first[uniq + 1] - first[uniq]
             at = np.repeat(np.arange(len(uniq)), size)
             move = np.arange(int(size.sum())) + np.repeat(start - (np.cumsum(size) - size), size)
-            w = np.zeros(new.shape)
             if k < 3:
-                idx = np.full(new.shape, -1, np.int64)
-                idx[at, cols[move]] = nxt[move]
-                w[at, cols[move]] = back[k + 1][nxt[move]] * step.counts[cols[move]]
+                wm = back[k + 1][nxt[move]] * step.counts[cols[move]]
             else:
                 wm = ways[move]
                 if hcp_ok is not None:
                     wm = wm * hcp_ok[hcp[move]]
                 if pat_ok is not None:
                     wm = wm * self._pattern_factor(pat_ok)[uniq][at]
-                w[at, cols[move]] = wm
-                idx = None
-            pick = _pick_rows(w, inv, rng.random(n))
+            pick, entry = _pick_moves(at, cols[move], wm, shape, inv, rng.random(n))
             chosen[:, k] = pick
             if k < 3:
-                state = idx[inv, pick]
+                state = np.where(entry >= 0, nxt[move][np.maximum(entry, 0)], -1)
         # from each suit's contribution to one of its holding classes, weighted by their counts
         out = np.zeros((n, 4), np.int64)
         for k in range(4):
@@ -975,6 +972,48 @@ def _pick_rows(w: np.ndarray, inv: np.ndarray, u: np.ndarray) -> np.ndarray:
     cum += np.arange(len(w), dtype=np.float64)[:, None]
     pos = np.searchsorted(cum.ravel(), inv + u, side="right") - inv * w.shape[1]
     return np.minimum(pos, w.shape[1] - 1)
+
+
+def _pick_moves(at: np.ndarray, col: np.ndarray, val: np.ndarray, shape: tuple[int, int], inv: np.ndarray,
+                u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_pick_rows` on the weights ``w[at, col] = val`` (zero elsewhere, of ``shape``)
+    without making ``w``: for each draw, the same column, and which entry of ``at``/``col``
+    it is (-1 if none).  Each row's running sum over its entries in column order is its
+    running sum over the whole row (its zeros add nothing), so the draws are the same; a
+    draw that falls past its row's last weight goes, as in _pick_rows, to the last column.
+
+    >>> w = np.array([[1.0, 0.0, 3.0], [0.0, 2.0, 0.0]])
+    >>> at, col = np.nonzero(w)
+    >>> inv, u = np.array([0, 0, 1]), np.array([0.1, 0.5, 0.9])
+    >>> [x.tolist() for x in _pick_moves(at, col, w[at, col], w.shape, inv, u)], _pick_rows(w, inv, u).tolist()
+    ([[0, 2, 1], [0, 1, 2]], [0, 2, 1])
+    """
+    rows, width = shape
+    key = at.astype(np.int64) * width + col
+    order = None
+    if len(key) > 1 and not (key[1:] > key[:-1]).all():  # by row, then column
+        order = np.argsort(key, kind="stable")
+        at, col, val = at[order], col[order], val[order]
+    counts = np.bincount(at, minlength=rows)
+    first = np.cumsum(counts) - counts
+    k = max(1, int(counts.max()) if rows else 1)
+    cum = np.zeros((rows, k))
+    cum[at, np.arange(len(at)) - first[at]] = val
+    np.cumsum(cum, axis=1, out=cum)
+    tot = cum[:, -1:].copy()
+    np.divide(cum, tot, out=cum, where=tot > 0)
+    cum += np.arange(rows, dtype=np.float64)[:, None]
+    pos = np.searchsorted(cum.ravel(), inv + u, side="right") - inv * k
+    inside = pos < counts[inv]
+    entry = np.where(inside, first[inv] + np.minimum(pos, k - 1), -1)
+    # past the row: the last column, which is an entry only if the row's last one is there
+    last = first[inv] + counts[inv] - 1
+    at_end = ~inside & (counts[inv] > 0) & (col[np.maximum(last, 0)] == width - 1) if len(col) else ~inside & False
+    entry = np.where(at_end, last, entry)
+    pick = np.where(entry >= 0, col[np.maximum(entry, 0)] if len(col) else 0, width - 1)
+    if order is not None:
+        entry = np.where(entry >= 0, order[np.maximum(entry, 0)], -1)
+    return pick, entry
 
 
 _CODES = np.arange(1 << 16, dtype=np.int64)

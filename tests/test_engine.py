@@ -371,3 +371,27 @@ def test_the_moves_a_build_keeps_are_those_a_draw_would_make(monkeypatch, text, 
     assert cls is not None and t.holds(np.stack([engine.suit_classes(t.avail, si)[0][cls[:, si]] * 64
                                                  + engine.suit_classes(t.avail, si)[1][cls[:, si]]
                                                  for si in range(4)], axis=1)).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 9), st.integers(0, 2**32 - 1), st.booleans())
+def test_drawing_from_the_moves_picks_what_drawing_from_the_whole_rows_picks(rows, width, seed, near_one):
+    """_pick_moves (the weights given as entries) against _pick_rows (the same weights as whole
+    rows, zeros and all): the same column for every draw, the entry it names at that column,
+    and rows of no weight, or draws past their row, sent to the last column."""
+    from canary_infer.engine import _pick_moves, _pick_rows
+
+    rng = np.random.default_rng(seed)
+    w = np.where(rng.random((rows, width)) < 0.4, rng.integers(0, 5, (rows, width)) * rng.random((rows, width)), 0.0)
+    given_ = (w > 0) | (rng.random(w.shape) < 0.1)  # some entries of no weight given too
+    at, col = np.nonzero(given_)
+    order = rng.permutation(len(at))  # in any order
+    at, col = at[order], col[order]
+    inv, u = rng.integers(0, rows, 64), rng.random(64)
+    if near_one:
+        u[:8] = np.nextafter(1.0, 0.0)
+    pick, entry = _pick_moves(at, col, w[at, col], w.shape, inv, u)
+    assert (pick == _pick_rows(w.copy(), inv, u)).all()
+    named = entry >= 0
+    assert (col[entry[named]] == pick[named]).all() and (at[entry[named]] == inv[named]).all()
+    assert (pick[~named] == width - 1).all() and not given_[inv[~named], width - 1].any()
