@@ -914,7 +914,18 @@ def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray) ->
     return reach[tuple(room.T)]
 
 
-def filler_proofs(j) -> dict[str, tuple[np.ndarray, int, int]]:
+def _room_grid(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+    """For every cell of small cards left (a grid up to ``spots``): whether some choice of one
+    row from each of ``choices`` adds up to no more (as :func:`_room_for`, for every cell)."""
+    cells = np.stack(np.meshgrid(*[np.arange(int(n) + 1) for n in spots], indexing="ij"), axis=-1).reshape(-1, 4)
+    return _room_for(cells, choices, spots).reshape(tuple(int(n) + 1 for n in spots))
+
+
+FILLER_REST = 32  # patterns left unseen that make the fillers' second proof worth its grid
+_OFFSETS = np.stack(np.meshgrid(*[np.arange(5)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
+
+
+def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, int, int]]:
     """Patterns and HCP that deals made with *fillers* prove each unseen seat can hold, found
     from the tables alone: {seat: (pattern indices, least HCP, most HCP)}.
 
@@ -927,10 +938,17 @@ def filler_proofs(j) -> dict[str, tuple[np.ndarray, int, int]]:
     suit's small cards).  Then every hand of X with pattern p is in a consistent deal: each
     other constrained seat takes a hand of its filler pattern of small cards X left, and the
     free seats share the rest.  So every pattern p of X's own table (every hand, if X is
-    free) that leaves such room, and every HCP total of its hands with them, is attained."""
+    free) that leaves such room, and every HCP total of its hands with them, is attained.
+
+    For the patterns that proof leaves (when enough are not yet seen), a hand of pattern p
+    with the most HCP X's table has for it, h, holds at least h/4 honours, so at most
+    13 - ceil(h/4) small cards, and in each suit at most min(p_s, the small cards) and at least
+    p_s less the suit's honours.  If the fillers fit in what every such way of holding small
+    cards leaves, that hand is in a consistent deal: p and h are attained."""
     free_t = j.free_table()
     zero = free_t.ph[:, 0]  # the hands of each pattern with no honour, of the unseen cards
     spots = (j.unseen.reshape(4, 13) & (RANK_HCP == 0)[None, :]).sum(axis=1)
+    honours = (j.unseen.reshape(4, 13) & (RANK_HCP > 0)[None, :]).sum(axis=1)
     small = (PAT_LENGTHS <= spots).all(axis=1)
     fillers = {s: PAT_LENGTHS[small & (zero > 0) & (j.tables[s].ph[:, 0] == zero)]  # counts: whole, exact
                for s in j.constrained}
@@ -943,13 +961,29 @@ def filler_proofs(j) -> dict[str, tuple[np.ndarray, int, int]]:
         pats = np.flatnonzero(table.ph.sum(axis=1) > 0)
         room = spots - np.minimum(PAT_LENGTHS[pats], spots)  # the small cards a hand of each leaves
         keep = room.sum(axis=1) >= 13 * len(others)  # room for the others' 13 cards each
-        if not keep.any():
-            continue
-        pats = pats[keep]
-        proven = pats[_room_for(room[keep], [fillers[s] for s in others], spots)]
+        proven = pats[keep][_room_for(room[keep], [fillers[s] for s in others], spots)] if keep.any() else pats[:0]
+        hs = list(np.flatnonzero(table.ph[proven].sum(axis=0) > 0)[[0, -1]]) if len(proven) else []
+        # the rest, by the hand of each pattern with the most HCP, which holds at least a
+        # quarter as many honours, so at most 13 less that many small cards: however it holds
+        # them (at most p_s of a suit, at least p_s less the honours of the suit), the fillers fit
+        rest = np.setdiff1d(pats, proven)
+        if seen is not None:
+            rest = np.setdiff1d(rest, np.array(sorted(seen.get(x, ())), np.int64))
+        if len(rest) >= FILLER_REST and 13 * len(others) <= spots.sum():  # (a few the search finds sooner)
+            top = NHCP - 1 - np.argmax(table.ph[rest][:, ::-1] > 0, axis=1)  # each one's most HCP
+            p = PAT_LENGTHS[rest]
+            lo, hi = np.maximum(0, p - honours), np.minimum(p, spots)
+            most = np.minimum(13 - (top + 3) // 4, hi.sum(axis=1))  # small cards at most
+            v = lo[:, None, :] + _OFFSETS[None, :, :]  # the ways to hold them, at their most
+            valid = (v <= hi[:, None, :]).all(axis=2) & (v.sum(axis=2) == most[:, None])
+            fits = _room_grid([fillers[s] for s in others], spots)
+            left = np.where(valid[:, :, None], spots - v, 0)
+            ok = valid.any(axis=1) & (fits[tuple(np.moveaxis(left, 2, 0))] | ~valid).all(axis=1)
+            if ok.any():
+                proven = np.union1d(proven, rest[ok])
+                hs += [int(top[ok].min()), int(top[ok].max())]
         if len(proven):
-            hs = np.flatnonzero(table.ph[proven].sum(axis=0) > 0)
-            out[x] = (proven, int(hs[0]), int(hs[-1]))
+            out[x] = (proven, int(min(hs)), int(max(hs)))
     return out
 
 
@@ -1088,7 +1122,7 @@ def joint_views(j) -> dict:
     # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
-    for s, (pats, lo, hi) in filler_proofs(j).items():  # what fillers prove, the search need not find
+    for s, (pats, lo, hi) in filler_proofs(j, seen_p).items():  # what fillers prove, the search need not find
         for i in pats.tolist():
             seen_p[s].setdefault(i, 0.0)
         note_hcp(s, np.array([lo]), np.array([hi]))

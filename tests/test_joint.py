@@ -570,6 +570,9 @@ def test_paired_hands_are_consistent_deals_drawn_uniformly(north, south, law_n, 
     ({"N": "hcp <= 9 and not (S >= 6)", "E": "hcp <= 9"}, "AKQ.KQJ.AKQJ.AKQ"),
     # East needs five of the nine small spades: North cannot hold more than four of them
     ({"N": "hcp == 0", "E": "hcp == 0 and S >= 5"}, None),
+    # three weak seats: North's patterns need room for two fillers, which only North's hands
+    # with three honours or more leave (the second proof, by each pattern's most HCP)
+    ({"N": "hcp <= 9", "E": "hcp <= 9", "S": "hcp <= 9"}, None),
 ])
 def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
     """Each pattern fillers prove a seat can hold is one that the card-level CP-SAT model of
@@ -597,6 +600,16 @@ def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
         for key in (lambda p: p[0], max):  # the longest spades, the longest suit
             extreme = ALL_PATTERNS[max(pats.tolist(), key=lambda i: key(ALL_PATTERNS[i]))]
             assert model.pattern_possible(seat, extreme, 20.0) is True, (seat, extreme)
+
+
+def test_fillers_claim_nothing_when_the_small_cards_run_out():
+    # North holds at most two honours (so eleven small cards or more), East and South none:
+    # 37 small cards, of 36; no deal fits, and the fillers prove nothing
+    from canary_infer.bounds import DealModel, filler_proofs
+
+    j = Joint({"N": parse("hcp <= 2"), "E": parse("hcp == 0"), "S": parse("hcp == 0")})
+    assert filler_proofs(j) == {}
+    assert DealModel(j).pattern_possible("N", (4, 3, 3, 3), 20.0) is False
 
 
 def test_a_seat_without_fillers_proves_nothing_for_the_others():
