@@ -188,7 +188,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
             i, least = i[least < _INF], least[least < _INF]
             hi[i] = np.minimum(hi[i], hu - least)
         else:  # the fixed others take exactly what is left
-            if names in grids or not names:
+            if names in grids:
                 g = grid(names)
                 glo, ghi = g.lo[cell], g.hi[cell]
             else:  # read at these cells only, from the grid of all but the last
@@ -880,45 +880,79 @@ class DealModel:
 
 
 # --------------------------------------------------------------------------- deals made with fillers
+def _at_or_below(grid: np.ndarray) -> np.ndarray:
+    """For a boolean grid of suit lengths: whether some marked cell is at or below each cell in
+    every suit.
+
+    >>> g = np.zeros((14, 14, 14, 14), bool); g[2, 5, 3, 3] = True
+    >>> r = _at_or_below(g); bool(r[2, 5, 3, 3]), bool(r[3, 9, 3, 4]), bool(r[1, 13, 13, 13])
+    (True, True, False)
+    """
+    for ax in range(4):
+        grid = np.logical_or.accumulate(grid, axis=ax)
+    return grid
+
+
+def _at_or_above(grid: np.ndarray) -> np.ndarray:
+    """For a boolean grid of suit lengths: whether some marked cell is at or above each cell
+    in every suit.
+
+    >>> g = np.zeros((14, 14, 14, 14), bool); g[2, 5, 3, 3] = True
+    >>> r = _at_or_above(g); bool(r[2, 5, 3, 3]), bool(r[0, 4, 3, 0]), bool(r[3, 0, 0, 0])
+    (True, True, False)
+    """
+    flip = (slice(None, None, -1),) * 4
+    return _at_or_below(grid[flip])[flip]
+
+
+def _plus(reach: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """The cells of the grid ``reach`` (small cards taken, suit by suit) plus one row of ``f``:
+    the smaller of the two shifted by each cell of the other."""
+    shape = reach.shape
+    grid = np.zeros(shape, bool)
+    grid[tuple(f.T)] = True
+    a, b = (reach, grid) if reach.sum() <= len(f) else (grid, reach)
+    out = np.zeros(shape, bool)
+    for p, q, r, t in np.argwhere(a).tolist():
+        out[p:, q:, r:, t:] |= b[:shape[0] - p, :shape[1] - q, :shape[2] - r, :shape[3] - t]
+    return out
+
+
+def _taken(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+    """The small cards (a grid up to ``spots``) some choice of one row from each of
+    ``choices`` (small cards taken, suit by suit, each at most ``spots``) takes."""
+    reach = np.zeros(tuple(int(n) + 1 for n in spots), bool)
+    reach[0, 0, 0, 0] = True
+    for f in choices:
+        reach = _plus(reach, f)
+    return reach
+
+
+def _room_grid(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+    """For every cell of small cards left (a grid up to ``spots``): whether some choice of one
+    row from each of ``choices`` adds up to no more."""
+    return _at_or_below(_taken(choices, spots))
+
+
 def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
     """For each row of ``room`` (small cards left, suit by suit): whether some choice of one
-    row from each of ``choices`` (small cards taken, suit by suit, each at most ``spots``)
-    adds up to no more.
+    row from each of ``choices`` adds up to no more (:func:`_room_grid` at those cells).
 
     >>> spots = np.array([9, 9, 9, 9])
     >>> _room_for(np.array([[4, 3, 3, 3], [3, 9, 9, 9]]), [np.array([[4, 3, 3, 3]])], spots).tolist()
     [True, False]
     """
-    shape = tuple(int(n) + 1 for n in spots)  # a grid of small cards taken, suit by suit
-    reach = np.zeros(shape, bool)  # what some choice from the sets so far takes
-    reach[0, 0, 0, 0] = True
-    for n, f in enumerate(choices):
-        if n == len(choices) - 1 and len(room) * len(f) < 250 * min(int(reach.sum()), len(f)):
-            # few rows: each with each pattern of the last set, the rest to fit what is reached
-            rest = room[:, None, :] - f[None, :, :]
-            fits = (rest >= 0).all(axis=2)
-            for ax in range(4):  # whether some reached cell is at or below each cell
-                reach = np.logical_or.accumulate(reach, axis=ax)
-            ok = np.zeros(fits.shape, bool)
-            ok[fits] = reach[tuple(rest[fits].T)]
-            return ok.any(axis=1)
-        grid = np.zeros(shape, bool)
-        grid[tuple(f.T)] = True
-        a, b = (reach, grid) if reach.sum() <= len(f) else (grid, reach)
-        nxt = np.zeros(shape, bool)  # b shifted by each cell of a (the smaller)
-        for p, q, r, t in np.argwhere(a).tolist():
-            nxt[p:, q:, r:, t:] |= b[:shape[0] - p, :shape[1] - q, :shape[2] - r, :shape[3] - t]
-        reach = nxt
-    for ax in range(4):
-        reach = np.logical_or.accumulate(reach, axis=ax)
-    return reach[tuple(room.T)]
-
-
-def _room_grid(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
-    """For every cell of small cards left (a grid up to ``spots``): whether some choice of one
-    row from each of ``choices`` adds up to no more (as :func:`_room_for`, for every cell)."""
-    cells = np.stack(np.meshgrid(*[np.arange(int(n) + 1) for n in spots], indexing="ij"), axis=-1).reshape(-1, 4)
-    return _room_for(cells, choices, spots).reshape(tuple(int(n) + 1 for n in spots))
+    if not choices:
+        return np.ones(len(room), bool)
+    reach, f = _taken(choices[:-1], spots), choices[-1]
+    if len(room) * len(f) < 250 * min(int(reach.sum()), len(f)):
+        # few rows: each with each row of the last set, the rest to fit what the others take
+        rest = room[:, None, :] - f[None, :, :]
+        fits = (rest >= 0).all(axis=2)
+        ok = np.zeros(fits.shape, bool)
+        ok[fits] = _at_or_below(reach)[tuple(rest[fits].T)]
+        return ok.any(axis=1)
+    return _at_or_below(_plus(reach, f))[tuple(room.T)]
 
 
 FILLER_REST = 32  # patterns left unseen that make the fillers' second proof worth its grid
@@ -990,18 +1024,6 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
 # --------------------------------------------------------------------------- putting it together
 _CARD_CODE = CARD_SUIT * 5 + CARD_HCP  # a card's suit and HCP, as one number below 20
 
-
-def _at_or_above(grid: np.ndarray) -> np.ndarray:
-    """For a boolean 14^4 grid of suit lengths: whether some marked cell is at or above each
-    cell in every suit.
-
-    >>> g = np.zeros((14, 14, 14, 14), bool); g[2, 5, 3, 3] = True
-    >>> r = _at_or_above(g); bool(r[2, 5, 3, 3]), bool(r[0, 4, 3, 0]), bool(r[3, 0, 0, 0])
-    (True, True, False)
-    """
-    for ax in range(4):
-        grid = np.flip(np.logical_or.accumulate(np.flip(grid, ax), axis=ax), ax)
-    return grid
 
 def _take(v: np.ndarray, take, top: bool) -> np.ndarray:
     """The HCP of the ``take`` highest (``top``) or lowest cards of a pool, given per row how

@@ -966,12 +966,16 @@ def _pick_rows(w: np.ndarray, inv: np.ndarray, u: np.ndarray) -> np.ndarray:
     >>> _pick_rows(w, np.array([0, 0, 1]), np.array([0.1, 0.5, 0.9])).tolist()
     [0, 2, 1]
     """
-    cum = np.cumsum(w, axis=1)
+    return np.minimum(_search_rows(np.cumsum(w, axis=1), inv, u), w.shape[1] - 1)
+
+
+def _search_rows(cum: np.ndarray, inv: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Where each draw falls in its row of running weights ``cum`` (normalised in place, a row
+    of no weight left at 0, then laid end to end): its column, or past the row's end."""
     tot = cum[:, -1:].copy()
-    np.divide(cum, tot, out=cum, where=tot > 0)  # in place: w can be large (a row of no weight stays 0)
-    cum += np.arange(len(w), dtype=np.float64)[:, None]
-    pos = np.searchsorted(cum.ravel(), inv + u, side="right") - inv * w.shape[1]
-    return np.minimum(pos, w.shape[1] - 1)
+    np.divide(cum, tot, out=cum, where=tot > 0)  # in place: the rows can be large
+    cum += np.arange(len(cum), dtype=np.float64)[:, None]
+    return np.searchsorted(cum.ravel(), inv + u, side="right") - inv * cum.shape[1]
 
 
 def _pick_moves(at: np.ndarray, col: np.ndarray, val: np.ndarray, shape: tuple[int, int], inv: np.ndarray,
@@ -999,11 +1003,7 @@ def _pick_moves(at: np.ndarray, col: np.ndarray, val: np.ndarray, shape: tuple[i
     k = max(1, int(counts.max()) if rows else 1)
     cum = np.zeros((rows, k))
     cum[at, np.arange(len(at)) - first[at]] = val
-    np.cumsum(cum, axis=1, out=cum)
-    tot = cum[:, -1:].copy()
-    np.divide(cum, tot, out=cum, where=tot > 0)
-    cum += np.arange(rows, dtype=np.float64)[:, None]
-    pos = np.searchsorted(cum.ravel(), inv + u, side="right") - inv * k
+    pos = _search_rows(np.cumsum(cum, axis=1, out=cum), inv, u)
     inside = pos < counts[inv]
     entry = np.where(inside, first[inv] + np.minimum(pos, k - 1), -1)
     # past the row: the last column, which is an entry only if the row's last one is there
