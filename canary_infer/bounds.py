@@ -907,15 +907,34 @@ def _at_or_above(grid: np.ndarray) -> np.ndarray:
 
 def _plus(reach: np.ndarray, f: np.ndarray) -> np.ndarray:
     """The cells of the grid ``reach`` (small cards taken, suit by suit) plus one row of ``f``:
-    the smaller of the two shifted by each cell of the other."""
+    every cell of one added to every row of the other, those within the grid kept.
+
+    >>> r = np.zeros((3, 3, 3, 3), bool); r[0, 0, 0, 0] = r[1, 0, 0, 0] = True
+    >>> np.argwhere(_plus(r, np.array([[1, 2, 0, 0], [0, 0, 1, 1]]))).tolist()
+    [[0, 0, 1, 1], [1, 0, 1, 1], [1, 2, 0, 0], [2, 2, 0, 0]]
+    """
     shape = reach.shape
+    cells = np.argwhere(reach)
+    out = np.zeros(shape, bool)
+    if len(cells) * len(f) <= _PLUS_PAIRS:  # every pair at once, each cell one number
+        # six bits a suit, offset so that the suit's bit 5 is set where the sum is off the grid
+        dims = np.array(shape, np.int32)
+        w = np.int32(64) ** np.arange(4, dtype=np.int32)
+        t = (cells.astype(np.int32) @ w)[:, None] + (f.astype(np.int32) @ w + (32 - dims) @ w)[None, :]
+        t = t[(t & (32 * w).sum()) == 0]
+        field = (t[:, None] >> np.arange(0, 24, 6, dtype=np.int32)[None, :]) & 63
+        stride = np.array([int(np.prod(shape[k + 1:])) for k in range(4)], np.int32)
+        out.reshape(-1)[field @ stride - int((32 - dims) @ stride)] = True
+        return out
     grid = np.zeros(shape, bool)
     grid[tuple(f.T)] = True
-    a, b = (reach, grid) if reach.sum() <= len(f) else (grid, reach)
-    out = np.zeros(shape, bool)
+    a, b = (reach, grid) if len(cells) <= len(f) else (grid, reach)
     for p, q, r, t in np.argwhere(a).tolist():
         out[p:, q:, r:, t:] |= b[:shape[0] - p, :shape[1] - q, :shape[2] - r, :shape[3] - t]
     return out
+
+
+_PLUS_PAIRS = 1 << 21  # pairs of cells and rows that _plus adds up directly, not by shifting grids
 
 
 def _taken(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
@@ -956,7 +975,30 @@ def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray) ->
 
 
 FILLER_REST = 32  # patterns left unseen that make the fillers' second proof worth its grid
-_OFFSETS = np.stack(np.meshgrid(*[np.arange(5)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
+_OFFSETS = np.stack(np.meshgrid(*[np.arange(5)] * 4, indexing="ij"), axis=-1).reshape(-1, 4).astype(np.int8)
+_OFFSETS_BY_SUM = [_OFFSETS[_OFFSETS.sum(axis=1) == d] for d in range(17)]
+
+
+def _fit_everywhere(fits: np.ndarray, spots: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                    most: np.ndarray) -> np.ndarray:
+    """For each row: whether there is a way v of holding small cards with lo <= v <= hi
+    (suit by suit, hi - lo at most 4) and most of them in all, and ``fits`` holds at
+    spots - v for every such way.
+
+    >>> fits = np.ones((4, 4, 4, 4), bool); fits[0, 3, 3, 3] = False
+    >>> lo, hi = np.array([[0, 0, 0, 0], [0, 0, 0, 0]]), np.array([[3, 0, 0, 0], [2, 0, 0, 0]])
+    >>> _fit_everywhere(fits, np.array([3, 3, 3, 3]), lo, hi, np.array([2, 3])).tolist()
+    [True, False]
+    """
+    ok = np.zeros(len(lo), bool)
+    need = most - lo.sum(axis=1)  # the small cards beyond the least, to place within hi - lo
+    for d in np.unique(need[(need >= 0) & (need <= 16)]).tolist():
+        rows = np.flatnonzero(need == d)
+        v = lo[rows, None, :].astype(np.int8) + _OFFSETS_BY_SUM[d][None, :, :]
+        valid = (v <= hi[rows, None, :]).all(axis=2)
+        left = np.where(valid[:, :, None], spots.astype(np.int8) - v, 0)
+        ok[rows] = valid.any(axis=1) & (fits[tuple(np.moveaxis(left, 2, 0))] | ~valid).all(axis=1)
+    return ok
 
 
 def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, int, int]]:
@@ -1008,11 +1050,8 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
             p = PAT_LENGTHS[rest]
             lo, hi = np.maximum(0, p - honours), np.minimum(p, spots)
             most = np.minimum(13 - (top + 3) // 4, hi.sum(axis=1))  # small cards at most
-            v = lo[:, None, :] + _OFFSETS[None, :, :]  # the ways to hold them, at their most
-            valid = (v <= hi[:, None, :]).all(axis=2) & (v.sum(axis=2) == most[:, None])
             fits = _room_grid([fillers[s] for s in others], spots)
-            left = np.where(valid[:, :, None], spots - v, 0)
-            ok = valid.any(axis=1) & (fits[tuple(np.moveaxis(left, 2, 0))] | ~valid).all(axis=1)
+            ok = _fit_everywhere(fits, spots, lo, hi, most)
             if ok.any():
                 proven = np.union1d(proven, rest[ok])
                 hs += [int(top[ok].min()), int(top[ok].max())]

@@ -634,3 +634,49 @@ def test_a_free_seat_holding_the_best_cards_is_a_witness_when_the_others_fit():
         assert d["S"].hcp == 37 and d["N"].hcp <= 9 and d["E"].hcp <= 9
     # a value the best 13 cards are not worth: no such deal is made
     assert _Search(j, np.random.default_rng(1)).extreme("S", "max", 36, 64) is None
+
+
+def test_small_card_sums_and_the_room_they_leave_by_brute_force():
+    """The fillers' grid arithmetic against itertools: the cells one row of each set adds up
+    to, and whether every way of holding small cards between two bounds leaves room."""
+    from itertools import product
+
+    from canary_infer.bounds import _at_or_below, _fit_everywhere, _plus, _taken
+
+    rng = np.random.default_rng(11)
+    spots = np.array([5, 4, 6, 3])
+    shape = tuple(spots + 1)
+    for _ in range(20):
+        sets = [rng.integers(0, 4, size=(int(rng.integers(1, 7)), 4)) for _ in range(2)]
+        want = np.zeros(shape, bool)
+        for a, b in product(*sets):
+            c = a + b
+            if (c <= spots).all():
+                want[tuple(c)] = True
+        assert (_taken(sets, spots) == want).all()
+        start = np.zeros(shape, bool)
+        start[tuple(sets[0].T)] = True
+        assert (_plus(start, sets[1]) == want).all()
+        fits = _at_or_below(want)
+        lo = rng.integers(0, 3, size=(6, 4))
+        hi = lo + rng.integers(0, 3, size=(6, 4))
+        hi = np.minimum(hi, spots)
+        lo = np.minimum(lo, hi)
+        most = lo.sum(axis=1) + rng.integers(0, 5, size=6)
+        got = _fit_everywhere(fits, spots, lo, hi, most)
+        for i in range(6):
+            ways = [v for v in product(*[range(lo[i, s], hi[i, s] + 1) for s in range(4)])
+                    if sum(v) == most[i]]
+            assert got[i] == (bool(ways) and all(fits[tuple(spots - np.array(v))] for v in ways))
+
+
+def test_small_card_sums_by_shifting_grids_match_the_pairs(monkeypatch):
+    # _plus has two ways (every pair at once, or shifted grids when the pairs are many)
+    import canary_infer.bounds as bounds
+
+    rng = np.random.default_rng(3)
+    spots = np.array([9, 8, 9, 7])
+    sets = [rng.integers(0, 6, size=(40, 4)) for _ in range(3)]
+    pairs = bounds._taken(sets, spots)
+    monkeypatch.setattr(bounds, "_PLUS_PAIRS", 0)
+    assert (bounds._taken(sets, spots) == pairs).all() and pairs.any()
