@@ -724,6 +724,82 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     return out, work
 
 
+def _give(rows: np.ndarray, pool: np.ndarray, k: int, free: list[int], lengths: np.ndarray, low: bool,
+          keep: np.ndarray | None = None) -> np.ndarray:
+    """Deal the pooled cards of each row (``pool``, (n, 52)) anew: seat k takes the cards
+    ``keep`` (within the pool and the lengths) and then the lowest (``low``) or highest of the
+    others pooled, up to the given lengths (n, 4) suit by suit; the free seats take the rest,
+    13 each in card order.  Returns the rows changed (a copy)."""
+    rows = rows.copy()
+    n = len(rows)
+    kept = np.zeros((n, 4, 13), bool) if keep is None else keep.reshape(n, 4, 13)
+    mine = pool.reshape(n, 4, 13) & ~kept
+    need = lengths - kept.sum(axis=2)
+    # each other pooled card's place from the bottom (top) of its suit: the seat takes those within its need
+    place = np.cumsum(mine[:, :, ::-1], axis=2)[:, :, ::-1] if low else np.cumsum(mine, axis=2)
+    take = (kept | (mine & (place <= need[:, :, None]))).reshape(n, 52)
+    rest = pool & ~take
+    rows[take] = k
+    nth = np.cumsum(rest, axis=1) - 1
+    seat_of = np.array(free, np.int8)[np.minimum(nth // 13, len(free) - 1)]
+    rows[rest] = seat_of[rest]
+    return rows
+
+
+def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -> tuple[np.ndarray, float]:
+    """Consistent deals in which a constrained seat and the free seats share out their cards
+    anew, the other seats keeping their hands; and the work done.  Of the seat's and the free
+    seats' cards pooled, the seat takes the lowest of each pattern it wants (``per`` deals a
+    pattern, of those whose pool has the lengths), the free seats the rest; and, if
+    ``low_hcp``, each constrained seat in turn takes the lowest (and then the highest) cards of
+    its own pattern, which moves HCP between it and the free seats.  Every deal returned has
+    the new hands checked against their tables (a pass, which denies values, fits its lowest
+    cards)."""
+    free = [SEATS.index(s) for s in j.free]
+    found: list[np.ndarray] = []
+    work = 0.0
+    if not free or not len(owner):
+        return np.zeros((0, 52), np.int8), work
+
+    def fitting(rows: np.ndarray, k: int) -> np.ndarray:
+        nonlocal work
+        t = j.tables[SEATS[k]]
+        work += len(rows) * t.work * HOLD_COST
+        return t.holds(_classes(rows, k))
+
+    for s in j.constrained:
+        pats = np.flatnonzero(want_pat[s])
+        if not len(pats):
+            continue
+        k = SEATS.index(s)
+        pool = np.isin(owner, free + [k])
+        lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
+        fits = (lengths[None, :, :] >= PAT_LENGTHS[pats][:, None, :]).all(axis=2)  # (patterns, deals)
+        pi, di = np.nonzero(fits & (np.cumsum(fits, axis=1) <= per))
+        if len(pi):
+            rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True)
+            found.append(rows[fitting(rows, k)])
+        # or it keeps its honours (and so its HCP), and takes the lowest others to the pattern's lengths
+        honours = (owner == k) & (CARD_HCP > 0)[None, :]
+        held = honours.reshape(len(owner), 4, 13).sum(axis=2)
+        fits &= (PAT_LENGTHS[pats][:, None, :] >= held[None, :, :]).all(axis=2)
+        pi, di = np.nonzero(fits & (np.cumsum(fits, axis=1) <= per))
+        if len(pi):
+            rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True, keep=honours[di])
+            found.append(rows[fitting(rows, k)])
+    if low_hcp:
+        for low in (True, False):
+            rows = owner
+            for s in j.constrained:
+                k = SEATS.index(s)
+                pool = np.isin(rows, free + [k])
+                new = _give(rows, pool, k, free, (rows == k).reshape(len(rows), 4, 13).sum(axis=2), low)
+                ok = fitting(new, k)
+                rows = np.where(ok[:, None], new, rows)
+            found.append(rows)
+    return (np.concatenate(found) if found else np.zeros((0, 52), np.int8)), work
+
+
 def _informative(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, per: int = FRONTIER_PER) -> np.ndarray:
     """Which of the deals a round of swaps found to start the next round from: for each
     pattern they give a seat that was wanted, the first ``per`` deals that show it; for a
@@ -992,13 +1068,28 @@ def _fit_everywhere(fits: np.ndarray, spots: np.ndarray, lo: np.ndarray, hi: np.
     """
     ok = np.zeros(len(lo), bool)
     need = most - lo.sum(axis=1)  # the small cards beyond the least, to place within hi - lo
-    for d in np.unique(need[(need >= 0) & (need <= 16)]).tolist():
+    for d in unique(need[(need >= 0) & (need <= 16)]).tolist():
         rows = np.flatnonzero(need == d)
         v = lo[rows, None, :].astype(np.int8) + _OFFSETS_BY_SUM[d][None, :, :]
         valid = (v <= hi[rows, None, :]).all(axis=2)
         left = np.where(valid[:, :, None], spots.astype(np.int8) - v, 0)
         ok[rows] = valid.any(axis=1) & (fits[tuple(np.moveaxis(left, 2, 0))] | ~valid).all(axis=1)
     return ok
+
+
+def small_cards(j) -> tuple[np.ndarray, np.ndarray]:
+    """The unseen small cards (ten to two) and honours (ace to jack) of each suit."""
+    held = j.unseen.reshape(4, 13)
+    return (held & (RANK_HCP == 0)[None, :]).sum(axis=1), (held & (RANK_HCP > 0)[None, :]).sum(axis=1)
+
+
+def filler_patterns(j) -> dict[str, np.ndarray]:
+    """Each constrained seat's *filler patterns* (a boolean per pattern): those of which
+    every hand without an honour, of the unseen cards, fits its calls (its table and the
+    table of all hands count the same such hands, as exact integers)."""
+    zero = j.free_table().ph[:, 0]  # the hands of each pattern with no honour, of the unseen cards
+    small = (PAT_LENGTHS <= small_cards(j)[0]).all(axis=1)
+    return {s: small & (zero > 0) & (j.tables[s].ph[:, 0] == zero) for s in j.constrained}
 
 
 def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, int, int]]:
@@ -1022,12 +1113,8 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
     p_s less the suit's honours.  If the fillers fit in what every such way of holding small
     cards leaves, that hand is in a consistent deal: p and h are attained."""
     free_t = j.free_table()
-    zero = free_t.ph[:, 0]  # the hands of each pattern with no honour, of the unseen cards
-    spots = (j.unseen.reshape(4, 13) & (RANK_HCP == 0)[None, :]).sum(axis=1)
-    honours = (j.unseen.reshape(4, 13) & (RANK_HCP > 0)[None, :]).sum(axis=1)
-    small = (PAT_LENGTHS <= spots).all(axis=1)
-    fillers = {s: PAT_LENGTHS[small & (zero > 0) & (j.tables[s].ph[:, 0] == zero)]  # counts: whole, exact
-               for s in j.constrained}
+    spots, honours = small_cards(j)
+    fillers = {s: PAT_LENGTHS[f] for s, f in filler_patterns(j).items()}
     out = {}
     for x in j.unseen_seats:
         others = [s for s in j.constrained if s != x]
@@ -1042,9 +1129,12 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
         # the rest, by the hand of each pattern with the most HCP, which holds at least a
         # quarter as many honours, so at most 13 less that many small cards: however it holds
         # them (at most p_s of a suit, at least p_s less the honours of the suit), the fillers fit
-        rest = np.setdiff1d(pats, proven)
+        left = np.zeros(len(PAT_LENGTHS), bool)  # (masks, not np.setdiff1d, which imports numpy.ma)
+        left[pats] = True
+        left[proven] = False
         if seen is not None:
-            rest = np.setdiff1d(rest, np.array(sorted(seen.get(x, ())), np.int64))
+            left[np.array(sorted(seen.get(x, ())), np.int64)] = False
+        rest = np.flatnonzero(left)
         if len(rest) >= FILLER_REST and 13 * len(others) <= spots.sum():  # (a few the search finds sooner)
             top = NHCP - 1 - np.argmax(table.ph[rest][:, ::-1] > 0, axis=1)  # each one's most HCP
             p = PAT_LENGTHS[rest]
@@ -1053,7 +1143,7 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
             fits = _room_grid([fillers[s] for s in others], spots)
             ok = _fit_everywhere(fits, spots, lo, hi, most)
             if ok.any():
-                proven = np.union1d(proven, rest[ok])
+                proven = unique(np.concatenate([proven, rest[ok]]))
                 hs += [int(top[ok].min()), int(top[ok].max())]
         if len(proven):
             out[x] = (proven, int(min(hs)), int(max(hs)))
@@ -1117,6 +1207,8 @@ def joint_views(j) -> dict:
     seen_lo: dict[str, int] = {}
     seen_hi: dict[str, int] = {}
     free = [SEATS.index(s) for s in j.free]
+    spots = small_cards(j)[0]
+    own_fillers = {s: np.flatnonzero(f) for s, f in filler_patterns(j).items()} if free else {}
 
     def note_hcp(s: str, lo: np.ndarray, hi: np.ndarray) -> None:
         if len(lo):
@@ -1157,6 +1249,18 @@ def joint_views(j) -> dict:
                         seen_p[s].setdefault(int(i), 0.0)
             for s in j.free:
                 note_hcp(s, low, high)
+        if free:
+            # a seat's filler patterns the small cards the other constrained seats leave can
+            # make: it takes such a hand instead of its own, the free seats the rest
+            for s, f in own_fillers.items():
+                if len(seen_p[s]) < len(ALL_PATTERNS):
+                    others = [SEATS.index(t) for t in j.constrained if t != s]
+                    room = np.zeros(14 ** 4, bool)
+                    room[(spots[None, :] - cards[:, others][..., 0].sum(axis=1)) @ _R14] = True
+                    for i in f[_at_or_above(room.reshape(14, 14, 14, 14)).ravel()[_PAT14[f]]].tolist():
+                        seen_p[s].setdefault(i, 0.0)
+                    if len(f):
+                        note_hcp(s, np.zeros(1, np.int64), np.zeros(1, np.int64))
         for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
             if free and _length_only(j.formulas[s]):
                 k = SEATS.index(s)
@@ -1227,6 +1331,7 @@ def joint_views(j) -> dict:
         bound)."""
         witness(deals, 0.0)
         frontier = deals
+        fresh = True
         while len(frontier) and left() > 0:
             want_pat, lo_t, hi_t = {}, {}, {}
             for s in j.unseen_seats:
@@ -1240,6 +1345,16 @@ def joint_views(j) -> dict:
                 return
             if len(frontier) > FRONTIER:
                 frontier = frontier[rng.choice(len(frontier), FRONTIER, replace=False)]
+            if fresh:  # the frontier's deals with a seat's and the free seats' cards shared anew
+                fresh = False
+                hcp_wanted = any(lo_t[s] >= 0 or hi_t[s] <= 37 for s in j.unseen_seats)
+                shared, work = reshare(j, frontier, want_pat, hcp_wanted)
+                spent[0] += work
+                if len(shared):
+                    witness(shared, 0.0)
+                    frontier = np.concatenate([frontier, shared])
+                    continue
+            fresh = True
             frontier, work = swap_moves(j, frontier, want_pat, lo_t, hi_t)
             spent[0] += work
             if len(frontier):

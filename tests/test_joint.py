@@ -680,3 +680,28 @@ def test_small_card_sums_by_shifting_grids_match_the_pairs(monkeypatch):
     pairs = bounds._taken(sets, spots)
     monkeypatch.setattr(bounds, "_PLUS_PAIRS", 0)
     assert (bounds._taken(sets, spots) == pairs).all() and pairs.any()
+
+
+def test_deals_shared_anew_fit_every_call_and_give_the_patterns_wanted():
+    """bounds.reshare: a constrained seat and the free seats share their cards anew; every
+    deal it returns has 13 cards a seat and each constrained hand fits its formula (the exact
+    evaluator), and a weak seat gets long-suit patterns its drawn hands did not show."""
+    from canary_infer.bounds import reshare
+    from canary_infer.engine import ALL_PATTERNS
+
+    f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5")}
+    j = Joint(f)
+    drawn = j.sample(64, np.random.default_rng(2))
+    want = {s: np.zeros(len(ALL_PATTERNS), bool) for s in "NESW"}
+    targets = [ALL_PATTERNS.index(p) for p in [(0, 10, 2, 1), (1, 0, 11, 1), (0, 4, 4, 5)]]
+    want["N"][targets] = True
+    out, work = reshare(j, drawn, want, low_hcp=True)
+    assert len(out) and work > 0
+    shown = set()
+    for row in out:
+        d = deal_of(row)
+        assert all(len(d[s].cards) == 13 for s in "NESW")
+        for s, formula in f.items():
+            assert evaluate(formula, d[s]), (s, d[s])
+        shown.add(tuple(len(d["N"].suit(x)) for x in SUITS))
+    assert {ALL_PATTERNS[i] for i in targets} <= shown
