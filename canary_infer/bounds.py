@@ -775,18 +775,16 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
         pool = np.isin(owner, free + [k])
         lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
         fits = (lengths[None, :, :] >= PAT_LENGTHS[pats][:, None, :]).all(axis=2)  # (patterns, deals)
-        pi, di = np.nonzero(fits & (np.cumsum(fits, axis=1) <= per))
-        if len(pi):
-            rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True)
-            found.append(rows[fitting(rows, k)])
-        # or it keeps its honours (and so its HCP), and takes the lowest others to the pattern's lengths
+        # it takes the lowest pooled cards of the pattern, or keeps its honours (and so its HCP)
+        # and takes the lowest others to the pattern's lengths
         honours = (owner == k) & (CARD_HCP > 0)[None, :]
-        held = honours.reshape(len(owner), 4, 13).sum(axis=2)
-        fits &= (PAT_LENGTHS[pats][:, None, :] >= held[None, :, :]).all(axis=2)
-        pi, di = np.nonzero(fits & (np.cumsum(fits, axis=1) <= per))
-        if len(pi):
-            rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True, keep=honours[di])
-            found.append(rows[fitting(rows, k)])
+        room = (PAT_LENGTHS[pats][:, None, :] >= honours.reshape(len(owner), 4, 13).sum(axis=2)[None]).all(axis=2)
+        for keep, can in ((None, fits), (honours, fits & room)):
+            pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
+            if len(pi):
+                rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True,
+                             keep=None if keep is None else keep[di])
+                found.append(rows[fitting(rows, k)])
     if low_hcp:
         for low in (True, False):
             rows = owner
@@ -1207,8 +1205,6 @@ def joint_views(j) -> dict:
     seen_lo: dict[str, int] = {}
     seen_hi: dict[str, int] = {}
     free = [SEATS.index(s) for s in j.free]
-    spots = small_cards(j)[0]
-    own_fillers = {s: np.flatnonzero(f) for s, f in filler_patterns(j).items()} if free else {}
 
     def note_hcp(s: str, lo: np.ndarray, hi: np.ndarray) -> None:
         if len(lo):
@@ -1249,18 +1245,6 @@ def joint_views(j) -> dict:
                         seen_p[s].setdefault(int(i), 0.0)
             for s in j.free:
                 note_hcp(s, low, high)
-        if free:
-            # a seat's filler patterns the small cards the other constrained seats leave can
-            # make: it takes such a hand instead of its own, the free seats the rest
-            for s, f in own_fillers.items():
-                if len(seen_p[s]) < len(ALL_PATTERNS):
-                    others = [SEATS.index(t) for t in j.constrained if t != s]
-                    room = np.zeros(14 ** 4, bool)
-                    room[(spots[None, :] - cards[:, others][..., 0].sum(axis=1)) @ _R14] = True
-                    for i in f[_at_or_above(room.reshape(14, 14, 14, 14)).ravel()[_PAT14[f]]].tolist():
-                        seen_p[s].setdefault(i, 0.0)
-                    if len(f):
-                        note_hcp(s, np.zeros(1, np.int64), np.zeros(1, np.int64))
         for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
             if free and _length_only(j.formulas[s]):
                 k = SEATS.index(s)
