@@ -109,6 +109,9 @@ def _per_class(name: str, avail: Available, si: int) -> np.ndarray:
 
 
 _CLASS_TABLES: dict[str, np.ndarray] = {}
+# every (length, top-card mask) a suit can hold, and its place in a class table
+_CLASSES = [(n, m) for n in range(14) for m in range(64) if 0 <= n - bin(m).count("1") <= SMALL_CARDS]
+_CLASS_INDEX = np.array([n * 64 + m for n, m in _CLASSES], np.int64)
 
 
 def class_table(name: str) -> np.ndarray:
@@ -118,10 +121,7 @@ def class_table(name: str) -> np.ndarray:
     if t is None:
         f = FEATURES[name].per_suit if name in FEATURES else AUX[name]
         t = np.zeros(14 * 64, np.int64)
-        for n in range(14):
-            for m in range(64):
-                if 0 <= n - bin(m).count("1") <= SMALL_CARDS:
-                    t[n * 64 + m] = f(n, m)
+        t[_CLASS_INDEX] = [f(n, m) for n, m in _CLASSES]
         _CLASS_TABLES[name] = t
     return t
 
