@@ -26,9 +26,11 @@ message names the offending card, suit or count.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the random module is not imported at run time: a fresh process pays for it
+    import random
 
 __all__ = [
     "SUITS",
@@ -240,6 +242,7 @@ class Hand(_PbnValue):
     def random(cls, rng: random.Random) -> Hand:
         """Draw 13 cards uniformly at random from a full deck using *rng*.
 
+        >>> import random
         >>> len(Hand.random(random.Random(1)))
         13
         """
@@ -411,6 +414,7 @@ class Deal(_PbnValue, Mapping[str, "Hand | None"]):
     def random(cls, rng: random.Random) -> Deal:
         """Deal all 52 cards, 13 to each seat, using *rng*.
 
+        >>> import random
         >>> deal = Deal.random(random.Random(7))
         >>> sum(deal[s].hcp for s in SEATS)
         40

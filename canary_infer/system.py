@@ -30,7 +30,6 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from pathlib import Path
 
 from .auction import STRAINS, AuctionError, Call
@@ -2076,6 +2075,8 @@ def builtin_dir():
     here = Path(__file__).resolve().parent.parent / "constraints"
     if (here / "README.md").exists() and any(here.glob("*.canary")):
         return here
+    from importlib import resources  # only for an installed package: it imports tempfile, shutil, random
+
     try:
         return resources.files("canary_infer.constraints")
     except ModuleNotFoundError:
