@@ -1105,11 +1105,12 @@ def _pairs(keys, used, step: SuitStep):
 
 def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> list[SuitStep]:
     out = []
+    packed = lay.pack(np.minimum(np.concatenate(contribs), lay.caps))  # the four suits in one go
+    at = 0
     for si in range(4):
-        ls, _, cs = suit_classes(avail, si)
-        vals = np.minimum(contribs[si], lay.caps)
-        ck = lay.pack(vals)
-        uniq, inv = unique(ck, inverse=True)
+        _, _, cs = suit_classes(avail, si)
+        uniq, inv = unique(packed[at:at + len(cs)], inverse=True)
+        at += len(cs)
         cnt = np.bincount(inv.ravel(), weights=cs, minlength=len(uniq))
         length = (uniq >> int(lay.offs[plan.index[("len", SUITS[si])]])) & 15
         out.append(SuitStep(uniq, cnt, length, inv.ravel()))
@@ -1256,8 +1257,18 @@ _TRUTH_TABLES: dict = {}
 
 def _row_groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row of a 2-D uint8 array, the number of its group of equal rows (groups numbered
-    in order of first appearance), and each group's first row."""
-    v = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel()
+    in order of first appearance), and each group's first row.
+
+    >>> g, first = _row_groups(np.array([[1, 0], [0, 1], [1, 0], [0, 0]], np.uint8))
+    >>> g.tolist(), first.tolist()
+    ([0, 1, 0, 2], [0, 1, 3])
+    """
+    if rows.shape[1] <= 8:  # each row as one number: sorting numbers is several times faster than bytes
+        padded = np.zeros((len(rows), 8), np.uint8)
+        padded[:, :rows.shape[1]] = rows
+        v = padded.view(np.uint64).ravel()
+    else:
+        v = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel()
     order, _, fresh = _runs(v)  # stable: each group's first row comes first in its run
     g = np.empty(len(v), np.int64)
     g[order] = np.cumsum(fresh) - 1
