@@ -110,7 +110,7 @@ def _per_class(name: str, avail: Available, si: int) -> np.ndarray:
 
 _CLASS_TABLES: dict[str, np.ndarray] = {}
 # every (length, top-card mask) a suit can hold, and its place in a class table
-_CLASSES = [(n, m) for n in range(14) for m in range(64) if 0 <= n - bin(m).count("1") <= SMALL_CARDS]
+_CLASSES = [(n, m) for n in range(14) for m, _ in classes(n)]
 _CLASS_INDEX = np.array([n * 64 + m for n, m in _CLASSES], np.int64)
 
 
