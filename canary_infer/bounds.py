@@ -752,7 +752,11 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
     seats' cards pooled, the seat takes the lowest of each pattern it wants (``per`` deals a
     pattern, of those whose pool has the lengths), the free seats the rest; and, if
     ``low_hcp``, each constrained seat in turn takes the lowest (and then the highest) cards of
-    its own pattern, which moves HCP between it and the free seats.  Every deal returned has
+    its own pattern, which moves HCP between it and the free seats.  A pattern a free seat
+    wants is sought the other way round: it and one constrained seat pool their cards, the
+    constrained seat takes the lowest of the pool less the pattern (or keeps its honours and
+    takes the lowest others), and the free seat the rest.  A pattern given by one seat (or
+    by a twin, see :func:`leaders`) is not sought again.  Every deal returned has
     the new hands checked against their tables (a pass, which denies values, fits its lowest
     cards)."""
     free = [SEATS.index(s) for s in j.free]
@@ -767,24 +771,53 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
         work += len(rows) * t.work * HOLD_COST
         return t.holds(_classes(rows, k))
 
+    lead = leaders(j)
+    wanted: dict[str, np.ndarray] = {}  # per set of twins (see leaders): the patterns not yet given
     for s in j.constrained:
-        pats = np.flatnonzero(want_pat[s])
-        if not len(pats):
-            continue
+        pats = wanted.get(lead[s], np.flatnonzero(want_pat[s]))
         k = SEATS.index(s)
         pool = np.isin(owner, free + [k])
         lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
-        fits = (lengths[None, :, :] >= PAT_LENGTHS[pats][:, None, :]).all(axis=2)  # (patterns, deals)
         # it takes the lowest pooled cards of the pattern, or keeps its honours (and so its HCP)
         # and takes the lowest others to the pattern's lengths
         honours = (owner == k) & (CARD_HCP > 0)[None, :]
-        room = (PAT_LENGTHS[pats][:, None, :] >= honours.reshape(len(owner), 4, 13).sum(axis=2)[None]).all(axis=2)
-        for keep, can in ((None, fits), (honours, fits & room)):
+        for keep in (None, honours):
+            if not len(pats):
+                break
+            can = (lengths[None, :, :] >= PAT_LENGTHS[pats][:, None, :]).all(axis=2)  # (patterns, deals)
+            if keep is not None:
+                can &= (PAT_LENGTHS[pats][:, None, :] >= keep.reshape(len(owner), 4, 13).sum(axis=2)[None]).all(axis=2)
             pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
-            if len(pi):
-                rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True,
+            if not len(pi):
+                continue
+            rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True,
+                         keep=None if keep is None else keep[di])
+            ok = fitting(rows, k)
+            found.append(rows[ok])
+            pats = np.setdiff1d(pats, pats[pi[ok]])
+        wanted[lead[s]] = pats
+    # the one free seat's patterns (with two or more, witness() already credits them with every
+    # pattern their pooled cards make): it takes the pool's rest, a constrained seat the lowest
+    for f in free if len(free) == 1 else []:
+        pats = np.flatnonzero(want_pat[SEATS[f]])
+        for s in j.constrained:  # seat after seat, for the patterns not yet given
+            k = SEATS.index(s)
+            pool = np.isin(owner, [f, k])
+            honours = (owner == k) & (CARD_HCP > 0)[None, :]
+            for keep in (None, honours):  # it takes the lowest pooled, or keeps its honours too
+                if not len(pats):
+                    break
+                # its lengths: the pool's less the pattern wanted, (patterns, deals, 4)
+                need = pool.reshape(len(owner), 4, 13).sum(axis=2)[None] - PAT_LENGTHS[pats][:, None, :]
+                can = (need >= (0 if keep is None else keep.reshape(len(owner), 4, 13).sum(axis=2)[None])).all(axis=2)
+                pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
+                if not len(pi):
+                    continue
+                rows = _give(owner[di], pool[di], k, [f], need[pi, di], low=True,
                              keep=None if keep is None else keep[di])
-                found.append(rows[fitting(rows, k)])
+                ok = fitting(rows, k)
+                found.append(rows[ok])
+                pats = np.setdiff1d(pats, pats[pi[ok]])
     if low_hcp:
         for low in (True, False):
             rows = owner

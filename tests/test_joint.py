@@ -705,3 +705,32 @@ def test_deals_shared_anew_fit_every_call_and_give_the_patterns_wanted():
             assert evaluate(formula, d[s]), (s, d[s])
         shown.add(tuple(len(d["N"].suit(x)) for x in SUITS))
     assert {ALL_PATTERNS[i] for i in targets} <= shown
+
+
+def test_deals_shared_anew_give_the_free_seat_patterns_its_draws_did_not_show():
+    """bounds.reshare, for the one free seat: it and a constrained seat pool their cards, the
+    constrained seat keeps the lowest of the pool (less the pattern wanted) and the free seat
+    takes the rest.  Every deal returned is whole and fits every call (the exact evaluator),
+    and the free seat gets long-heart patterns the drawn deals did not give it."""
+    from canary_infer.bounds import reshare
+    from canary_infer.engine import ALL_PATTERNS
+
+    f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5"), "S": parse("hcp <= 11")}
+    j = Joint(f)
+    drawn = j.sample(64, np.random.default_rng(2))
+    drawn_w = {tuple(len(deal_of(row)["W"].suit(x)) for x in SUITS) for row in drawn}
+    targets = [p for p in [(1, 8, 2, 2), (2, 9, 1, 1), (0, 8, 3, 2), (3, 7, 3, 0)] if p not in drawn_w]
+    assert len(targets) >= 3
+    want = {s: np.zeros(len(ALL_PATTERNS), bool) for s in "NESW"}
+    want["W"][[ALL_PATTERNS.index(p) for p in targets]] = True
+    out, work = reshare(j, drawn, want, low_hcp=False)
+    assert len(out) and work > 0
+    shown = set()
+    for row in out:
+        d = deal_of(row)
+        assert all(len(d[s].cards) == 13 for s in "NESW")
+        assert len({c for s in "NESW" for c in d[s].cards}) == 52
+        for s, formula in f.items():
+            assert evaluate(formula, d[s]), (s, d[s])
+        shown.add(tuple(len(d["W"].suit(x)) for x in SUITS))
+    assert set(targets) <= shown
