@@ -14,7 +14,9 @@ Three steps, each sound on its own:
    every hand of some patterns without an honour, as a pass's do, every hand of a seat that
    leaves them room is in a consistent deal); a free seat's HCP bound by deals where it holds
    the best (or worst) 13 cards and the others are dealt the rest at random and checked.
-   From the deals, single swaps of two cards between two seats are tried wherever they give
+   From the deals, two seats' cards are pooled and shared out anew (:func:`reshare`: one seat
+   takes the lowest cards of a pattern it, or the other seat, wants), and single swaps of
+   two cards between two seats are tried wherever they give
    a seat a pattern not yet seen or HCP beyond those seen, and kept when every seat's calls
    still fit (then swaps from those, and so on).  Then, for
    each pattern or bound in the outer bound but not yet seen, deals are drawn with that seat
@@ -746,6 +748,19 @@ def _give(rows: np.ndarray, pool: np.ndarray, k: int, free: list[int], lengths: 
     return rows
 
 
+def _covers(have: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """(len(need), len(have)): whether each row of ``have`` is at least each row of ``need``
+    in all four suits (a suit at a time: faster than one comparison over the last axis).
+
+    >>> _covers(np.array([[4, 3, 3, 3], [5, 5, 2, 1]]), np.array([[4, 4, 2, 1]])).tolist()
+    [[False, True]]
+    """
+    out = need[:, None, 0] <= have[None, :, 0]
+    for i in range(1, 4):
+        out &= need[:, None, i] <= have[None, :, i]
+    return out
+
+
 def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -> tuple[np.ndarray, float]:
     """Consistent deals in which a constrained seat and the free seats share out their cards
     anew, the other seats keeping their hands; and the work done.  Of the seat's and the free
@@ -755,14 +770,16 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
     its own pattern, which moves HCP between it and the free seats.  A pattern a free seat
     wants is sought the other way round: it and one constrained seat pool their cards, the
     constrained seat takes the lowest of the pool less the pattern (or keeps its honours and
-    takes the lowest others), and the free seat the rest.  A pattern given by one seat (or
+    takes the lowest others), and the free seat the rest.  With no free seat, a constrained seat's pattern is sought
+    with another constrained seat taking the rest of their pool (both seats' calls checked).
+    A pattern given by one seat (or
     by a twin, see :func:`leaders`) is not sought again.  Every deal returned has
     the new hands checked against their tables (a pass, which denies values, fits its lowest
     cards)."""
     free = [SEATS.index(s) for s in j.free]
     found: list[np.ndarray] = []
     work = 0.0
-    if not free or not len(owner):
+    if not len(owner) or not free and len(j.constrained) < 2:
         return np.zeros((0, 52), np.int8), work
 
     def fitting(rows: np.ndarray, k: int) -> np.ndarray:
@@ -772,29 +789,37 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
         return t.holds(_classes(rows, k))
 
     lead = leaders(j)
+    # with no free seat, the takers tried first are those whose hands hold the most points (the
+    # rest of a pool, a seat's lowest cards taken out, is the higher cards)
+    by_points = sorted((SEATS.index(t) for t in j.constrained),
+                       key=lambda t: -int(((owner == t).astype(np.int64) @ CARD_HCP).sum()))
     wanted: dict[str, np.ndarray] = {}  # per set of twins (see leaders): the patterns not yet given
     for s in j.constrained:
         pats = wanted.get(lead[s], np.flatnonzero(want_pat[s]))
         k = SEATS.index(s)
-        pool = np.isin(owner, free + [k])
-        lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
         # it takes the lowest pooled cards of the pattern, or keeps its honours (and so its HCP)
-        # and takes the lowest others to the pattern's lengths
+        # and takes the lowest others to the pattern's lengths; the free seats take the rest,
+        # or, with none, another constrained seat does (its calls checked too)
         honours = (owner == k) & (CARD_HCP > 0)[None, :]
-        for keep in (None, honours):
-            if not len(pats):
-                break
-            can = (lengths[None, :, :] >= PAT_LENGTHS[pats][:, None, :]).all(axis=2)  # (patterns, deals)
-            if keep is not None:
-                can &= (PAT_LENGTHS[pats][:, None, :] >= keep.reshape(len(owner), 4, 13).sum(axis=2)[None]).all(axis=2)
-            pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
-            if not len(pi):
-                continue
-            rows = _give(owner[di], pool[di], k, free, PAT_LENGTHS[pats[pi]], low=True,
-                         keep=None if keep is None else keep[di])
-            ok = fitting(rows, k)
-            found.append(rows[ok])
-            pats = np.setdiff1d(pats, pats[pi[ok]])
+        for takers in [free] if free else [[t] for t in by_points if t != k]:
+            pool = np.isin(owner, takers + [k])
+            lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
+            for keep in (None, honours):
+                if not len(pats):
+                    break
+                can = _covers(lengths, PAT_LENGTHS[pats])  # (patterns, deals)
+                if keep is not None:
+                    can &= _covers(PAT_LENGTHS[pats], keep.reshape(len(owner), 4, 13).sum(axis=2)).T
+                pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
+                if not len(pi):
+                    continue
+                rows = _give(owner[di], pool[di], k, takers, PAT_LENGTHS[pats[pi]], low=True,
+                             keep=None if keep is None else keep[di])
+                ok = fitting(rows, k)
+                if not free:
+                    ok[ok] = fitting(rows[ok], takers[0])
+                found.append(rows[ok])
+                pats = np.setdiff1d(pats, pats[pi[ok]])
         wanted[lead[s]] = pats
     # the one free seat's patterns (with two or more, witness() already credits them with every
     # pattern their pooled cards make): it takes the pool's rest, a constrained seat the lowest
@@ -807,18 +832,19 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
             for keep in (None, honours):  # it takes the lowest pooled, or keeps its honours too
                 if not len(pats):
                     break
-                # its lengths: the pool's less the pattern wanted, (patterns, deals, 4)
-                need = pool.reshape(len(owner), 4, 13).sum(axis=2)[None] - PAT_LENGTHS[pats][:, None, :]
-                can = (need >= (0 if keep is None else keep.reshape(len(owner), 4, 13).sum(axis=2)[None])).all(axis=2)
+                # its lengths, the pool's less the pattern wanted, at least what it keeps
+                lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
+                kept = 0 if keep is None else keep.reshape(len(owner), 4, 13).sum(axis=2)
+                can = _covers(lengths - kept, PAT_LENGTHS[pats])  # (patterns, deals)
                 pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
                 if not len(pi):
                     continue
-                rows = _give(owner[di], pool[di], k, [f], need[pi, di], low=True,
+                rows = _give(owner[di], pool[di], k, [f], lengths[di] - PAT_LENGTHS[pats[pi]], low=True,
                              keep=None if keep is None else keep[di])
                 ok = fitting(rows, k)
                 found.append(rows[ok])
                 pats = np.setdiff1d(pats, pats[pi[ok]])
-    if low_hcp:
+    if low_hcp and free:
         for low in (True, False):
             rows = owner
             for s in j.constrained:

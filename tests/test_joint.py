@@ -734,3 +734,31 @@ def test_deals_shared_anew_give_the_free_seat_patterns_its_draws_did_not_show():
             assert evaluate(formula, d[s]), (s, d[s])
         shown.add(tuple(len(d["W"].suit(x)) for x in SUITS))
     assert set(targets) <= shown
+
+
+def test_deals_shared_anew_between_two_constrained_seats_when_none_is_free():
+    """bounds.reshare with every unseen seat constrained: a seat wanting a pattern pools its
+    cards with another constrained seat, takes the lowest of the pattern, and the other takes
+    the rest; both seats' calls are checked.  Every deal returned fits all four (the exact
+    evaluator), and North gets long-heart patterns its drawn hands did not show."""
+    from canary_infer.bounds import reshare
+    from canary_infer.engine import ALL_PATTERNS
+
+    f = {"N": parse("hcp <= 9"), "E": parse("hcp <= 10"), "S": parse("hcp <= 11"), "W": parse("hcp >= 13 and D >= 4")}
+    j = Joint(f)
+    drawn = j.sample(64, np.random.default_rng(5))
+    drawn_n = {tuple(len(deal_of(row)["N"].suit(x)) for x in SUITS) for row in drawn}
+    targets = [p for p in [(1, 8, 2, 2), (2, 9, 1, 1), (0, 8, 3, 2), (3, 7, 3, 0)] if p not in drawn_n]
+    assert len(targets) >= 3
+    want = {s: np.zeros(len(ALL_PATTERNS), bool) for s in "NESW"}
+    want["N"][[ALL_PATTERNS.index(p) for p in targets]] = True
+    out, work = reshare(j, drawn, want, low_hcp=True)
+    assert len(out) and work > 0
+    shown = set()
+    for row in out:
+        d = deal_of(row)
+        assert len({c for s in "NESW" for c in d[s].cards}) == 52
+        for s, formula in f.items():
+            assert len(d[s].cards) == 13 and evaluate(formula, d[s]), (s, d[s])
+        shown.add(tuple(len(d["N"].suit(x)) for x in SUITS))
+    assert set(targets) <= shown
