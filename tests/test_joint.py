@@ -707,23 +707,21 @@ def test_deals_shared_anew_fit_every_call_and_give_the_patterns_wanted():
     assert {ALL_PATTERNS[i] for i in targets} <= shown
 
 
-def test_deals_shared_anew_give_the_free_seat_patterns_its_draws_did_not_show():
-    """bounds.reshare, for the one free seat: it and a constrained seat pool their cards, the
-    constrained seat keeps the lowest of the pool (less the pattern wanted) and the free seat
-    takes the rest.  Every deal returned is whole and fits every call (the exact evaluator),
-    and the free seat gets long-heart patterns the drawn deals did not give it."""
+def _reshare_gives_long_hearts(f: dict, seat: str, seed: int, low_hcp: bool) -> None:
+    """reshare on deals drawn for the calls ``f``, asked for long-heart patterns of ``seat``
+    its drawn hands did not show: every deal returned is whole and fits every call (the
+    exact evaluator), and each pattern asked for is given."""
     from canary_infer.bounds import reshare
     from canary_infer.engine import ALL_PATTERNS
 
-    f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5"), "S": parse("hcp <= 11")}
     j = Joint(f)
-    drawn = j.sample(64, np.random.default_rng(2))
-    drawn_w = {tuple(len(deal_of(row)["W"].suit(x)) for x in SUITS) for row in drawn}
-    targets = [p for p in [(1, 8, 2, 2), (2, 9, 1, 1), (0, 8, 3, 2), (3, 7, 3, 0)] if p not in drawn_w]
+    drawn = j.sample(64, np.random.default_rng(seed))
+    drawn_p = {tuple(len(deal_of(row)[seat].suit(x)) for x in SUITS) for row in drawn}
+    targets = [p for p in [(1, 8, 2, 2), (2, 9, 1, 1), (0, 8, 3, 2), (3, 7, 3, 0)] if p not in drawn_p]
     assert len(targets) >= 3
     want = {s: np.zeros(len(ALL_PATTERNS), bool) for s in "NESW"}
-    want["W"][[ALL_PATTERNS.index(p) for p in targets]] = True
-    out, work = reshare(j, drawn, want, low_hcp=False)
+    want[seat][[ALL_PATTERNS.index(p) for p in targets]] = True
+    out, work = reshare(j, drawn, want, low_hcp=low_hcp)
     assert len(out) and work > 0
     shown = set()
     for row in out:
@@ -732,33 +730,21 @@ def test_deals_shared_anew_give_the_free_seat_patterns_its_draws_did_not_show():
         assert len({c for s in "NESW" for c in d[s].cards}) == 52
         for s, formula in f.items():
             assert evaluate(formula, d[s]), (s, d[s])
-        shown.add(tuple(len(d["W"].suit(x)) for x in SUITS))
+        shown.add(tuple(len(d[seat].suit(x)) for x in SUITS))
     assert set(targets) <= shown
+
+
+def test_deals_shared_anew_give_the_free_seat_patterns_its_draws_did_not_show():
+    """bounds.reshare, for the one free seat: it and a constrained seat pool their cards, the
+    constrained seat keeps the lowest of the pool (less the pattern wanted) and the free seat
+    takes the rest."""
+    f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5"), "S": parse("hcp <= 11")}
+    _reshare_gives_long_hearts(f, "W", seed=2, low_hcp=False)
 
 
 def test_deals_shared_anew_between_two_constrained_seats_when_none_is_free():
     """bounds.reshare with every unseen seat constrained: a seat wanting a pattern pools its
     cards with another constrained seat, takes the lowest of the pattern, and the other takes
-    the rest; both seats' calls are checked.  Every deal returned fits all four (the exact
-    evaluator), and North gets long-heart patterns its drawn hands did not show."""
-    from canary_infer.bounds import reshare
-    from canary_infer.engine import ALL_PATTERNS
-
+    the rest; both seats' calls are checked."""
     f = {"N": parse("hcp <= 9"), "E": parse("hcp <= 10"), "S": parse("hcp <= 11"), "W": parse("hcp >= 13 and D >= 4")}
-    j = Joint(f)
-    drawn = j.sample(64, np.random.default_rng(5))
-    drawn_n = {tuple(len(deal_of(row)["N"].suit(x)) for x in SUITS) for row in drawn}
-    targets = [p for p in [(1, 8, 2, 2), (2, 9, 1, 1), (0, 8, 3, 2), (3, 7, 3, 0)] if p not in drawn_n]
-    assert len(targets) >= 3
-    want = {s: np.zeros(len(ALL_PATTERNS), bool) for s in "NESW"}
-    want["N"][[ALL_PATTERNS.index(p) for p in targets]] = True
-    out, work = reshare(j, drawn, want, low_hcp=True)
-    assert len(out) and work > 0
-    shown = set()
-    for row in out:
-        d = deal_of(row)
-        assert len({c for s in "NESW" for c in d[s].cards}) == 52
-        for s, formula in f.items():
-            assert len(d[s].cards) == 13 and evaluate(formula, d[s]), (s, d[s])
-        shown.add(tuple(len(d["N"].suit(x)) for x in SUITS))
-    assert set(targets) <= shown
+    _reshare_gives_long_hearts(f, "N", seed=5, low_hcp=True)
