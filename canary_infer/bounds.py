@@ -819,7 +819,7 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
                 if not free:
                     ok[ok] = fitting(rows[ok], takers[0])
                 found.append(rows[ok])
-                pats = np.setdiff1d(pats, pats[pi[ok]])
+                pats = _less(pats, pats[pi[ok]])
         wanted[lead[s]] = pats
     # the one free seat's patterns (with two or more, witness() already credits them with every
     # pattern their pooled cards make): it takes the pool's rest, a constrained seat the lowest
@@ -843,7 +843,7 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
                              keep=None if keep is None else keep[di])
                 ok = fitting(rows, k)
                 found.append(rows[ok])
-                pats = np.setdiff1d(pats, pats[pi[ok]])
+                pats = _less(pats, pats[pi[ok]])
     if low_hcp and free:
         for low in (True, False):
             rows = owner
@@ -855,6 +855,14 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
                 rows = np.where(ok[:, None], new, rows)
             found.append(rows)
     return (np.concatenate(found) if found else np.zeros((0, 52), np.int8)), work
+
+
+def _less(pats: np.ndarray, given: np.ndarray) -> np.ndarray:
+    """The pattern indices ``pats`` (sorted) less those in ``given``: np.setdiff1d by a mask,
+    without the import of numpy.ma that np.setdiff1d makes on its first call (~14 ms)."""
+    drop = np.zeros(len(PAT_LENGTHS), bool)
+    drop[given] = True
+    return pats[~drop[pats]]
 
 
 def _informative(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, per: int = FRONTIER_PER) -> np.ndarray:
