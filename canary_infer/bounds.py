@@ -158,7 +158,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     hu = int((j.unseen.reshape(4, 13)[:, :4] * np.array([4, 3, 2, 1])).sum())
     own = {s: _pattern_hcp(t.ph) for s, t in j.tables.items()}
     if j.free:
-        own_free = _pattern_hcp(j.free_table().ph)
+        own_free = _pattern_hcp(j.free_ph())
         for s in j.free:
             own[s] = own_free
     # the grid of a set of constrained seats depends only on their calls: one per multiset of
@@ -1152,7 +1152,7 @@ def filler_patterns(j) -> dict[str, np.ndarray]:
     """Each constrained seat's *filler patterns* (a boolean per pattern): those of which
     every hand without an honour, of the unseen cards, fits its calls (its table and the
     table of all hands count the same such hands, as exact integers)."""
-    zero = j.free_table().ph[:, 0]  # the hands of each pattern with no honour, of the unseen cards
+    zero = j.free_ph()[:, 0]  # the hands of each pattern with no honour, of the unseen cards
     small = (PAT_LENGTHS <= small_cards(j)[0]).all(axis=1)
     return {s: small & (zero > 0) & (j.tables[s].ph[:, 0] == zero) for s in j.constrained}
 
@@ -1177,7 +1177,6 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
     13 - ceil(h/4) small cards, and in each suit at most min(p_s, the small cards) and at least
     p_s less the suit's honours.  If the fillers fit in what every such way of holding small
     cards leaves, that hand is in a consistent deal: p and h are attained."""
-    free_t = j.free_table()
     spots, honours = small_cards(j)
     fillers = {s: PAT_LENGTHS[f] for s, f in filler_patterns(j).items()}
     out = {}
@@ -1185,12 +1184,12 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
         others = [s for s in j.constrained if s != x]
         if not all(len(fillers[s]) for s in others):
             continue
-        table = j.tables[x] if x in j.constrained else free_t
-        pats = np.flatnonzero(table.ph.sum(axis=1) > 0)
+        ph = j.tables[x].ph if x in j.constrained else j.free_ph()
+        pats = np.flatnonzero(ph.sum(axis=1) > 0)
         room = spots - np.minimum(PAT_LENGTHS[pats], spots)  # the small cards a hand of each leaves
         keep = room.sum(axis=1) >= 13 * len(others)  # room for the others' 13 cards each
         proven = pats[keep][_room_for(room[keep], [fillers[s] for s in others], spots)] if keep.any() else pats[:0]
-        hs = list(np.flatnonzero(table.ph[proven].sum(axis=0) > 0)[[0, -1]]) if len(proven) else []
+        hs = list(np.flatnonzero(ph[proven].sum(axis=0) > 0)[[0, -1]]) if len(proven) else []
         # the rest, by the hand of each pattern with the most HCP, which holds at least a
         # quarter as many honours, so at most 13 less that many small cards: however it holds
         # them (at most p_s of a suit, at least p_s less the honours of the suit), the fillers fit
@@ -1201,7 +1200,7 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
             left[np.array(sorted(seen.get(x, ())), np.int64)] = False
         rest = np.flatnonzero(left)
         if len(rest) >= FILLER_REST and 13 * len(others) <= spots.sum():  # (a few the search finds sooner)
-            top = NHCP - 1 - np.argmax(table.ph[rest][:, ::-1] > 0, axis=1)  # each one's most HCP
+            top = NHCP - 1 - np.argmax(ph[rest][:, ::-1] > 0, axis=1)  # each one's most HCP
             p = PAT_LENGTHS[rest]
             lo, hi = np.maximum(0, p - honours), np.minimum(p, spots)
             most = np.minimum(13 - (top + 3) // 4, hi.sum(axis=1))  # small cards at most
@@ -1366,7 +1365,7 @@ def joint_views(j) -> dict:
         return search.attempt(held, tries=tries)
 
     cand = {s: [int(i) for i in np.flatnonzero(outer[s][0])] for s in j.unseen_seats}
-    by_pat = {s: search.table(s).ph.sum(axis=1) for s in j.unseen_seats}
+    by_pat = {s: (j.tables[s].ph if s in j.constrained else j.free_ph()).sum(axis=1) for s in j.unseen_seats}
 
     def missing(s: str) -> list[int]:
         if lengths_exact:

@@ -60,6 +60,7 @@ from .engine import (
     _truth,
     build_seat,
     class_table,
+    free_ph,
     suit_classes,
     unique,
 )
@@ -806,6 +807,11 @@ class Joint:
         if self._free_table is None:
             self._free_table = self._free_source() if self._free_source else build_seat(TRUE, self.avail)
         return self._free_table
+
+    def free_ph(self) -> np.ndarray:
+        """A free seat's hands counted by (pattern, HCP), without building its table (the free
+        table's ``ph``, from the suits' holdings: see :func:`engine.free_ph`)."""
+        return self._free_table.ph if self._free_table is not None else free_ph(self.avail)
 
     def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None,
                max_tries: int | None = None) -> np.ndarray:

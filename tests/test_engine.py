@@ -2,7 +2,7 @@
 and held together with the card-level CP-SAT model on random formulas."""
 
 import random
-from math import comb
+from math import comb, prod
 
 import numpy as np
 import pytest
@@ -396,3 +396,21 @@ def test_drawing_from_the_moves_picks_what_drawing_from_the_whole_rows_picks(row
     named = entry >= 0
     assert (col[entry[named]] == pick[named]).all() and (at[entry[named]] == inv[named]).all()
     assert (pick[~named] == width - 1).all() and not given_[inv[~named], width - 1].any()
+
+
+@pytest.mark.parametrize("known", [None, "KQ2.A87.QJ54.962", "AKQJT98765432...", "5432.5432.5432.5"])
+def test_free_hands_counted_by_pattern_and_hcp(known):
+    """free_ph counts every hand of the unseen cards by (pattern, HCP) without a table: each
+    pattern's total is the product of binomials over the suits, its 0-HCP column the same
+    over the small cards, and the whole table is the one build_seat(TRUE) makes."""
+    from canary_infer.engine import PAT_LENGTHS, build_seat, free_ph
+
+    avail = Available() if known is None else Available.excluding(Hand.from_pbn(known))
+    ph = free_ph(avail)
+    mine = Hand.from_pbn(known) if known else None
+    unseen = [13 - (mine.length(s) if mine else 0) for s in SUITS]
+    small = [9 - (sum(mine.has(s, r) for r in "T98765432") if mine else 0) for s in SUITS]
+    for p, lengths in enumerate(PAT_LENGTHS.tolist()):
+        assert ph[p].sum() == prod(comb(int(u), n) for u, n in zip(unseen, lengths, strict=True))
+        assert ph[p, 0] == prod(comb(int(s), n) for s, n in zip(small, lengths, strict=True))
+    assert np.array_equal(ph, build_seat(TRUE, avail).ph)
