@@ -284,13 +284,43 @@ class _Search:
         self.j._place(owner, cls, 0, self.rng)
         return owner == 0
 
-    def pool(self, seat: str) -> np.ndarray:
+    def pool(self, seat: str, room: np.ndarray | None = None) -> np.ndarray:
         """Hands of a tight seat to match with what is placed: half drawn as they come, half
-        evenly over its patterns (so that its rarer patterns, which often fit, are there)."""
+        evenly over its patterns (so that its rarer patterns, which often fit, are there).
+
+        ``room`` (booleans by pattern, see :meth:`_room`) says which patterns the seats held
+        leave room for: where it keeps at most :data:`ROOM_SHARE` of the seat's hands, the
+        pool is drawn among those patterns only (:data:`ROOM_POOL` hands each way): hands of
+        the other patterns could never be placed beside the held seats' hands."""
+        table = self.table(seat)
+        if room is not None:
+            by_pat = table.ph.sum(axis=1)
+            if by_pat[room].sum() <= ROOM_SHARE * by_pat.sum():
+                key = (seat, room.tobytes())
+                if key not in self.pools:
+                    if not (by_pat[room] > 0).any():
+                        return None
+                    weight = _even(table) * room
+                    self.pools[key] = np.concatenate([self.hands(seat, ROOM_POOL, room),
+                                                      self.hands(seat, ROOM_POOL, weight)])
+                return self.pools[key]
         if seat not in self.pools:
-            weight = _even(self.table(seat))
+            weight = _even(table)
             self.pools[seat] = np.concatenate([self.hands(seat, POOL), self.hands(seat, POOL, weight)])
         return self.pools[seat]
+
+    def _room(self, held: dict) -> np.ndarray | None:
+        """The patterns a seat not in ``held`` can have beside the held seats' patterns (for
+        each held seat given pattern weights, one of its patterns and this one fit in the
+        unseen cards together), or None if no held seat is given patterns."""
+        u = self.j.unseen.reshape(4, 13).sum(axis=1)
+        room = None
+        for weight, _ in held.values():
+            if weight is not None:
+                pats = np.flatnonzero(weight) if isinstance(weight, np.ndarray) else np.array([weight])
+                fits = _covers(u[None, :] - PAT_LENGTHS[pats], PAT_LENGTHS).any(axis=1)
+                room = fits if room is None else room & fits
+        return room
 
     def paired(self, pair: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """For exactly two constrained unseen seats (the others free): consistent deals from
@@ -444,7 +474,8 @@ class _Search:
         hands that share no card with what is placed; the rest is dealt at random and checked."""
         j = self.j
         order = [s for s in held] + [s for s in self.tight if s not in held]
-        chain = self._chain(order, lambda s: self.hands(s, tries, *held[s]) if s in held else self.pool(s), tries)
+        room = self._room(held)
+        chain = self._chain(order, lambda s: self.hands(s, tries, *held[s]) if s in held else self.pool(s, room), tries)
         if chain is None:
             return None
         masks, choice, placed = chain
@@ -596,6 +627,8 @@ DRAW_BASE = 0.04  # the work of the first draw besides the deals it deals
 DEAL_COST = 6e-6  # the work of one deal dealt by the exact sampler (DRAW_TRIES at most at first)
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
+ROOM_SHARE = 0.5  # a pool drawn among the patterns the held seats leave room for, if they keep at most this share
+ROOM_POOL = 1024  # hands of such a pool drawn as they come, and as many evenly over those patterns
 PAIRED = 512  # hands of each of two constrained seats paired for the first deals, and as many evenly
 KEEP_UNIFORM = 2048  # of the uniform deals pairing gives, those kept
 PAIR_CHECK = 1e-8  # the work of testing one pair of hands for a shared card

@@ -748,3 +748,33 @@ def test_deals_shared_anew_between_two_constrained_seats_when_none_is_free():
     the rest; both seats' calls are checked."""
     f = {"N": parse("hcp <= 9"), "E": parse("hcp <= 10"), "S": parse("hcp <= 11"), "W": parse("hcp >= 13 and D >= 4")}
     _reshare_gives_long_hearts(f, "N", seed=5, low_hcp=True)
+
+
+def test_an_attempt_for_a_long_suit_draws_the_tight_seat_among_the_patterns_left_room():
+    """_Search.attempt with a seat held to 13 diamonds (or 12 hearts and a club): the tight
+    seat's pool is drawn among the patterns that fit beside one of those (no diamond, or at
+    most one heart and at most twelve clubs: checked pattern by pattern), and the deals the
+    attempt finds are whole and fit every call."""
+    from canary_infer.bounds import _Search
+    from canary_infer.engine import ALL_PATTERNS
+
+    f = {"E": parse("hcp >= 12 and S >= 5")}
+    j = Joint(f)
+    search = _Search(j, np.random.default_rng(3))
+    assert search.tight == ["E"]
+    wanted = [(0, 0, 13, 0), (0, 12, 0, 1)]
+    weight = np.zeros(len(ALL_PATTERNS))
+    weight[[ALL_PATTERNS.index(p) for p in wanted]] = 1.0
+    room = search._room({"S": (weight, None)})
+    assert {ALL_PATTERNS[i] for i in np.flatnonzero(room)} == {
+        q for q in ALL_PATTERNS if any(all(a + b <= 13 for a, b in zip(p, q, strict=True)) for p in wanted)}
+    pool = search.pool("E", room)
+    lengths = {tuple(int(x) for x in row) for row in pool.reshape(len(pool), 4, 13).sum(axis=2)}
+    assert lengths and all(room[ALL_PATTERNS.index(q)] for q in lengths)
+    found = search.attempt({"S": (weight, None)}, tries=256)
+    assert found is not None
+    for row in found:
+        d = deal_of(row)
+        assert len({c for s in "NESW" for c in d[s].cards}) == 52
+        assert evaluate(f["E"], d["E"])
+        assert tuple(len(d["S"].suit(x)) for x in SUITS) in wanted
