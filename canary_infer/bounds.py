@@ -166,10 +166,22 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     canon = leaders(j)
     grids: dict[tuple[str, ...], _Grid] = {(): _Grid(u)}
     read_at: dict[tuple[str, ...], int] = {}  # grids read at a few cells only: the work of making them
+    # a grid depends only on the unseen lengths and its seats' (pattern, least, most HCP):
+    # kept by those in the caller's memo (j.grids), if any, for the next answer
+    memo = getattr(j, "grids", None)
+    content = {s: b"".join(x.tobytes() for x in own[s]) for s in j.constrained}
 
     def grid(names: tuple[str, ...]) -> _Grid:
         if names not in grids:
-            grids[names] = grid(names[:-1]).add(*own[names[-1]])
+            key = (u.tobytes(), tuple(content[n] for n in names))
+            g = memo.get(key) if memo is not None else None
+            if g is None:
+                g = grid(names[:-1]).add(*own[names[-1]])
+                if memo is not None:
+                    while len(memo) >= GRID_MEMO:
+                        memo.pop(next(iter(memo)))
+                    memo[key] = g
+            grids[names] = g
         return grids[names]
 
     out = {}
@@ -627,6 +639,7 @@ DRAW_BASE = 0.04  # the work of the first draw besides the deals it deals
 DEAL_COST = 6e-6  # the work of one deal dealt by the exact sampler (DRAW_TRIES at most at first)
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
+GRID_MEMO = 32  # outer-bound grids kept between answers (about 0.6 MB each)
 ROOM_SHARE = 0.5  # a pool drawn among the patterns the held seats leave room for, if they keep at most this share
 ROOM_POOL = 1024  # hands of such a pool drawn as they come, and as many evenly over those patterns
 PAIRED = 512  # hands of each of two constrained seats paired for the first deals, and as many evenly

@@ -195,6 +195,7 @@ class Inferencer:
         self.we, self.vul = we, vul
         self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         self._cache: dict[tuple, Result] = {}
+        self._grids: dict = {}  # the deal-level outer bound's grids, kept between auctions (see Joint)
         self._readings: dict[tuple, CallReading] = {}  # see read
         self._by_identity: dict[tuple, tuple] = {}  # see _solve_seat
         self._conflicts: dict[tuple, tuple[list[int], bool]] = {}
@@ -555,7 +556,7 @@ class Inferencer:
         joint = self._cache.get(jkey)
         if joint is None:
             joint = Joint({s: conj(formulas[s]) for s in constrained}, known, tables=tables, budget=self.budget,
-                          free_table=self._free_table_of(avail))
+                          free_table=self._free_table_of(avail), grids=self._grids)
             self._cache[jkey] = joint
         inf.exact = joint.exact
         inf.deals = joint.deals

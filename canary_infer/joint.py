@@ -469,11 +469,13 @@ class Joint:
     constrained seats' tables (their :attr:`SeatTable.work`, counted whether they were built
     here or before) and the search for witnesses and proofs, which gets what they leave;
     ``free_table``, if given, supplies the table of every hand of the unseen cards (a caller
-    that keeps one need not have it built again)."""
+    that keeps one need not have it built again); ``grids``, if given, is where the outer
+    bound keeps and finds its grids of summed lengths (:func:`bounds.outer_bounds`: they depend
+    on the tables' contents only, so answers to auctions that share passes share them)."""
 
     def __init__(self, formulas: dict[str, Node], known: tuple[str, Hand] | None = None,
                  tables: dict[str, SeatTable] | None = None, seed: int = 0, budget: float = DEFAULT_BUDGET,
-                 free_table: Callable[[], SeatTable] | None = None):
+                 free_table: Callable[[], SeatTable] | None = None, grids: dict | None = None):
         self.known = known
         self.unseen = np.ones(52, bool)
         if known is not None:
@@ -500,6 +502,7 @@ class Joint:
         self.tried = 0  # deals dealt by the last draw (set by sample)
         self._free_table = None
         self._free_source = free_table
+        self.grids = grids
         self._views: dict[str, SeatView] | None = None
         self._exact: dict = {}
         self._sample_cache: tuple[int, np.ndarray] | None = None

@@ -778,3 +778,32 @@ def test_an_attempt_for_a_long_suit_draws_the_tight_seat_among_the_patterns_left
         assert len({c for s in "NESW" for c in d[s].cards}) == 52
         assert evaluate(f["E"], d["E"])
         assert tuple(len(d["S"].suit(x)) for x in SUITS) in wanted
+
+
+def test_outer_bound_grids_kept_between_answers_give_the_same_bounds(monkeypatch):
+    """Joints that share a grids memo (as one Inferencer's answers do) reuse the outer bound's
+    grids of summed lengths where the seats' tables and the unseen cards are the same, and
+    their outer bounds are those computed afresh; with a hand known (other unseen cards) or
+    other calls for every seat, nothing is reused."""
+    from canary_infer import bounds
+
+    made = []
+    add = bounds._Grid.add
+    monkeypatch.setattr(bounds._Grid, "add", lambda self, *a: made.append(1) or add(self, *a))
+    passes = {"N": parse("hcp <= 9"), "E": parse("hcp <= 9")}
+    third = {**passes, "S": parse("hcp <= 11 and H >= 5")}
+    hand = ("W", Hand.from_pbn("AKQ2.A87.QJ54.96"))
+    memo: dict = {}
+    bounds.outer_bounds(Joint(passes, grids=memo))
+    other = {"N": parse("hcp <= 8"), "E": parse("hcp <= 8"), "S": parse("hcp <= 10 and H >= 5")}
+    for formulas, known, reused in [(third, None, True), (third, hand, False), (other, None, False)]:
+        made.clear()
+        with_memo = bounds.outer_bounds(Joint(formulas, known, grids=memo))
+        n_memo = len(made)
+        made.clear()
+        fresh = bounds.outer_bounds(Joint(formulas, known))
+        assert (n_memo < len(made)) == reused, (formulas, known)
+        assert with_memo.keys() == fresh.keys()
+        for s in fresh:
+            for a, b in zip(with_memo[s], fresh[s], strict=True):
+                assert np.array_equal(a, b)
