@@ -269,7 +269,8 @@ class _Search:
         return self.j.free_table()
 
     def hands(self, seat: str, n: int, pattern: int | None = None, hcp: int | None = None) -> np.ndarray | None:
-        """n hands of a seat (as (n, 52) booleans), from its own table, with that pattern / HCP."""
+        """n hands of a seat (as (n, 52) booleans), from its own table, with that pattern / HCP
+        (a free seat's with no HCP asked: from the suits' cards, see :meth:`_free_hands`)."""
         pat_ok = hcp_ok = None
         if isinstance(pattern, np.ndarray):
             pat_ok = pattern
@@ -281,8 +282,10 @@ class _Search:
         elif hcp is not None:
             hcp_ok = np.zeros(NHCP, bool)
             hcp_ok[hcp] = True
-        table = self.table(seat)
         self.spent += n * HAND_COST
+        if seat not in self.j.constrained and hcp_ok is None:
+            return self._free_hands(n, pat_ok)
+        table = self.table(seat)
         if hcp_ok is not None or pat_ok is not None:  # the ways to complete under the condition: over the moves
             asked = (seat, None if hcp_ok is None else hcp_ok.tobytes(), None if pat_ok is None else pat_ok.tobytes())
             if asked not in self._asked:
@@ -295,6 +298,23 @@ class _Search:
         owner = np.full((n, 52), -1, np.int8)
         self.j._place(owner, cls, 0, self.rng)
         return owner == 0
+
+    def _free_hands(self, n: int, pat_ok: np.ndarray | None) -> np.ndarray | None:
+        """n hands of the unseen cards drawn uniformly (``pat_ok``: among those patterns, or
+        weighted by it), as (n, 52) booleans, without a table: a pattern drawn by its weight
+        times its number of hands, then each suit's cards of it at random."""
+        w = self.j.free_ph().sum(axis=1)
+        if pat_ok is not None:
+            w = w * pat_ok
+        if not w.sum() > 0:
+            return None
+        pats = self.rng.choice(len(w), size=n, p=w / w.sum())
+        keys = self.rng.random((n, 52))
+        keys[:, ~self.j.unseen] = 2.0  # the seen cards last in each suit, never taken
+        order = np.argsort(keys.reshape(n, 4, 13), axis=2)
+        rank = np.empty_like(order)
+        np.put_along_axis(rank, order, np.arange(13)[None, None, :], axis=2)
+        return (rank < PAT_LENGTHS[pats][:, :, None]).reshape(n, 52)
 
     def pool(self, seat: str, room: np.ndarray | None = None) -> np.ndarray:
         """Hands of a tight seat to match with what is placed: half drawn as they come, half

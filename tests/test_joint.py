@@ -807,3 +807,32 @@ def test_outer_bound_grids_kept_between_answers_give_the_same_bounds(monkeypatch
         for s in fresh:
             for a, b in zip(with_memo[s], fresh[s], strict=True):
                 assert np.array_equal(a, b)
+
+
+def test_a_free_seats_hands_are_drawn_uniformly_without_its_table():
+    """_Search.hands for a free seat with pattern weights and no HCP condition: hands of the
+    unseen cards only, of the patterns asked, each pattern as often as its weight times its
+    number of hands (binomials) and each unseen card of a suit equally often."""
+    from canary_infer.bounds import _Search
+    from canary_infer.engine import ALL_PATTERNS
+
+    mine = Hand.from_pbn("AKQ2.A87.QJ54.96")
+    j = Joint({"N": parse("hcp <= 9")}, ("W", mine))
+    search = _Search(j, np.random.default_rng(4))
+    a, b = ALL_PATTERNS.index((4, 3, 3, 3)), ALL_PATTERNS.index((5, 2, 2, 4))
+    weight = np.zeros(len(ALL_PATTERNS))
+    weight[a], weight[b] = 1.0, 3.0
+    n = 20_000
+    hands = search.hands("S", n, weight)
+    assert hands.shape == (n, 52) and not hands[:, ~j.unseen].any()
+    lengths = hands.reshape(n, 4, 13).sum(axis=2)
+    unseen = [13 - mine.length(x) for x in SUITS]
+    count = {p: math.prod(math.comb(u, k) for u, k in zip(unseen, p, strict=True))
+             for p in [(4, 3, 3, 3), (5, 2, 2, 4)]}
+    share = 3 * count[(5, 2, 2, 4)] / (count[(4, 3, 3, 3)] + 3 * count[(5, 2, 2, 4)])
+    is_b = (lengths == (5, 2, 2, 4)).all(axis=1)
+    assert (is_b | (lengths == (4, 3, 3, 3)).all(axis=1)).all()
+    assert abs(is_b.mean() - share) < 5 * math.sqrt(share * (1 - share) / n)
+    spades = hands[:, :13][:, j.unseen[:13]]  # each unseen spade: 4/9 or 5/9 of the time
+    p = (4 * (1 - share) + 5 * share) / unseen[0]
+    assert np.abs(spades.mean(axis=0) - p).max() < 5 * math.sqrt(p * (1 - p) / n)
