@@ -177,10 +177,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
             g = memo.get(key) if memo is not None else None
             if g is None:
                 g = grid(names[:-1]).add(*own[names[-1]])
-                if memo is not None:
-                    while len(memo) >= GRID_MEMO:
-                        memo.pop(next(iter(memo)))
-                    memo[key] = g
+                _remember(memo, key, g)
             grids[names] = g
         return grids[names]
 
@@ -659,7 +656,7 @@ DRAW_BASE = 0.04  # the work of the first draw besides the deals it deals
 DEAL_COST = 6e-6  # the work of one deal dealt by the exact sampler (DRAW_TRIES at most at first)
 QUICK_LP = 0.5  # the deterministic time of the first, linear-relaxation try at an HCP bound
 POOL = 4096  # hands of a tight seat drawn as they come, and as many evenly over its patterns
-GRID_MEMO = 32  # outer-bound grids kept between answers (about 0.6 MB each)
+GRID_MEMO = 32  # outer-bound grids (about 0.6 MB each) and filler sums kept between answers
 ROOM_SHARE = 0.5  # a pool drawn among the patterns the held seats leave room for, if they keep at most this share
 ROOM_POOL = 1024  # hands of such a pool drawn as they come, and as many evenly over those patterns
 PAIRED = 512  # hands of each of two constrained seats paired for the first deals, and as many evenly
@@ -1144,23 +1141,41 @@ def _plus(reach: np.ndarray, f: np.ndarray) -> np.ndarray:
 _PLUS_PAIRS = 1 << 21  # pairs of cells and rows that _plus adds up directly, not by shifting grids
 
 
-def _taken(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+def _taken(choices: list[np.ndarray], spots: np.ndarray, memo: dict | None = None) -> np.ndarray:
     """The small cards (a grid up to ``spots``) some choice of one row from each of
-    ``choices`` (small cards taken, suit by suit, each at most ``spots``) takes."""
+    ``choices`` (small cards taken, suit by suit, each at most ``spots``) takes; kept in
+    ``memo``, if given, by the choices (in any order: the sum does not depend on it)."""
+    key = None
+    if memo is not None:
+        key = ("taken", spots.tobytes(), tuple(sorted((f.shape, f.astype(np.int64).tobytes()) for f in choices)))
+        if key in memo:
+            return memo[key]
     reach = np.zeros(tuple(int(n) + 1 for n in spots), bool)
     reach[0, 0, 0, 0] = True
     for f in choices:
         reach = _plus(reach, f)
+    if key is not None:
+        reach.setflags(write=False)
+        _remember(memo, key, reach)
     return reach
 
 
-def _room_grid(choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+def _remember(memo: dict | None, key, value) -> None:
+    """Keep ``value`` in a memo kept between answers (the oldest dropped past GRID_MEMO)."""
+    if memo is None:
+        return
+    while len(memo) >= GRID_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = value
+
+
+def _room_grid(choices: list[np.ndarray], spots: np.ndarray, memo: dict | None = None) -> np.ndarray:
     """For every cell of small cards left (a grid up to ``spots``): whether some choice of one
-    row from each of ``choices`` adds up to no more."""
-    return _at_or_below(_taken(choices, spots))
+    row from each of ``choices`` adds up to no more (``memo``: as for :func:`_taken`)."""
+    return _at_or_below(_taken(choices, spots, memo))
 
 
-def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray) -> np.ndarray:
+def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray, memo: dict | None = None) -> np.ndarray:
     """For each row of ``room`` (small cards left, suit by suit): whether some choice of one
     row from each of ``choices`` adds up to no more (:func:`_room_grid` at those cells).
 
@@ -1170,7 +1185,7 @@ def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray) ->
     """
     if not choices:
         return np.ones(len(room), bool)
-    reach, f = _taken(choices[:-1], spots), choices[-1]
+    reach, f = _taken(choices[:-1], spots, memo), choices[-1]
     if len(room) * len(f) < 250 * min(int(reach.sum()), len(f)):
         # few rows: each with each row of the last set, the rest to fit what the others take
         rest = room[:, None, :] - f[None, :, :]
@@ -1246,7 +1261,15 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
     spots, honours = small_cards(j)
     fillers = {s: PAT_LENGTHS[f] for s, f in filler_patterns(j).items()}
     out = {}
+    lead = leaders(j)
+    memo = getattr(j, "grids", None)  # the sums of fillers, kept between answers (see Joint)
     for x in j.unseen_seats:
+        t = lead[x]
+        if t != x and (seen is None or seen.get(x) is seen.get(t)):
+            # a twin (see leaders): the same table, the same others' calls, the same seen
+            if t in out:
+                out[x] = out[t]
+            continue
         others = [s for s in j.constrained if s != x]
         if not all(len(fillers[s]) for s in others):
             continue
@@ -1254,7 +1277,8 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
         pats = np.flatnonzero(ph.sum(axis=1) > 0)
         room = spots - np.minimum(PAT_LENGTHS[pats], spots)  # the small cards a hand of each leaves
         keep = room.sum(axis=1) >= 13 * len(others)  # room for the others' 13 cards each
-        proven = pats[keep][_room_for(room[keep], [fillers[s] for s in others], spots)] if keep.any() else pats[:0]
+        proven = (pats[keep][_room_for(room[keep], [fillers[s] for s in others], spots, memo)]
+                  if keep.any() else pats[:0])
         hs = list(np.flatnonzero(ph[proven].sum(axis=0) > 0)[[0, -1]]) if len(proven) else []
         # the rest, by the hand of each pattern with the most HCP, which holds at least a
         # quarter as many honours, so at most 13 less that many small cards: however it holds
@@ -1270,7 +1294,7 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
             p = PAT_LENGTHS[rest]
             lo, hi = np.maximum(0, p - honours), np.minimum(p, spots)
             most = np.minimum(13 - (top + 3) // 4, hi.sum(axis=1))  # small cards at most
-            fits = _room_grid([fillers[s] for s in others], spots)
+            fits = _room_grid([fillers[s] for s in others], spots, memo)
             ok = _fit_everywhere(fits, spots, lo, hi, most)
             if ok.any():
                 proven = unique(np.concatenate([proven, rest[ok]]))

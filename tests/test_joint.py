@@ -836,3 +836,28 @@ def test_a_free_seats_hands_are_drawn_uniformly_without_its_table():
     spades = hands[:, :13][:, j.unseen[:13]]  # each unseen spade: 4/9 or 5/9 of the time
     p = (4 * (1 - share) + 5 * share) / unseen[0]
     assert np.abs(spades.mean(axis=0) - p).max() < 5 * math.sqrt(p * (1 - p) / n)
+
+
+def test_filler_proofs_the_same_for_twins_and_with_sums_kept_between_answers(monkeypatch):
+    """filler_proofs gives a twin (a seat with the same calls) its leader's proof without
+    working it out again, and the sums of fillers kept in a grids memo give what they give
+    afresh: the same as each seat worked out on its own (distinct seen dicts) with no memo."""
+    from canary_infer import bounds
+
+    f = {"N": parse("hcp <= 9"), "E": parse("hcp <= 9"), "S": parse("hcp <= 11 and H <= 4")}
+    alone = bounds.filler_proofs(Joint(f), {s: {} for s in "NESW"})
+    assert {"N", "E", "S"} <= alone.keys()
+    sums = []  # the fillers added to a sum (bounds._plus)
+    plus = bounds._plus
+    monkeypatch.setattr(bounds, "_plus", lambda *a: sums.append(1) or plus(*a))
+    memo: dict = {}
+    bounds.filler_proofs(Joint({"N": f["N"], "E": f["E"]}, grids=memo))
+    made = {}
+    for name, grids in (("afresh", None), ("kept", memo)):
+        sums.clear()
+        got = bounds.filler_proofs(Joint(f, grids=grids))
+        made[name] = len(sums)
+        assert got.keys() == alone.keys()
+        for s, (pats, lo, hi) in alone.items():
+            assert np.array_equal(got[s][0], pats) and got[s][1:] == (lo, hi), s
+    assert 0 < made["kept"] < made["afresh"]
