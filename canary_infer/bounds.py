@@ -856,57 +856,52 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
     # rest of a pool, a seat's lowest cards taken out, is the higher cards)
     by_points = sorted((SEATS.index(t) for t in j.constrained),
                        key=lambda t: -int(((owner == t).astype(np.int64) @ CARD_HCP).sum()))
+    def share(pats: np.ndarray, k: int, takers: list[int], mine: bool) -> np.ndarray:
+        """Seat k and ``takers`` pool their cards; for each pattern wanted (``per`` deals each,
+        of those whose pool has room), seat k takes the lowest pooled cards of the pattern
+        (``mine``) or of the pool less the pattern (the pattern is a lone taker's), the takers
+        the rest; or, for the patterns that gives none, k keeps its honours (and so its HCP)
+        and takes the lowest others to its lengths.  The deals where k's calls (and a
+        constrained taker's) still fit are kept; returns the patterns not given."""
+        pool = np.isin(owner, takers + [k])
+        lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
+        honours = (owner == k) & (CARD_HCP > 0)[None, :]
+        for keep in (None, honours):
+            if not len(pats):
+                break
+            kept = 0 if keep is None else keep.reshape(len(owner), 4, 13).sum(axis=2)
+            if mine:  # the pool holds the pattern, which holds what k keeps
+                can = _covers(lengths, PAT_LENGTHS[pats])  # (patterns, deals)
+                if keep is not None:
+                    can &= _covers(PAT_LENGTHS[pats], kept).T
+            else:  # the pool less the pattern holds what k keeps
+                can = _covers(lengths - kept, PAT_LENGTHS[pats])
+            pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
+            if not len(pi):
+                continue
+            target = PAT_LENGTHS[pats[pi]] if mine else lengths[di] - PAT_LENGTHS[pats[pi]]
+            rows = _give(owner[di], pool[di], k, takers, target, low=True, keep=None if keep is None else keep[di])
+            ok = fitting(rows, k)
+            if takers[0] not in free:
+                ok[ok] = fitting(rows[ok], takers[0])
+            found.append(rows[ok])
+            pats = _less(pats, pats[pi[ok]])
+        return pats
+
     wanted: dict[str, np.ndarray] = {}  # per set of twins (see leaders): the patterns not yet given
     for s in j.constrained:
         pats = wanted.get(lead[s], np.flatnonzero(want_pat[s]))
         k = SEATS.index(s)
-        # it takes the lowest pooled cards of the pattern, or keeps its honours (and so its HCP)
-        # and takes the lowest others to the pattern's lengths; the free seats take the rest,
-        # or, with none, another constrained seat does (its calls checked too)
-        honours = (owner == k) & (CARD_HCP > 0)[None, :]
+        # the free seats take the rest, or, with none, another constrained seat does
         for takers in [free] if free else [[t] for t in by_points if t != k]:
-            pool = np.isin(owner, takers + [k])
-            lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
-            for keep in (None, honours):
-                if not len(pats):
-                    break
-                can = _covers(lengths, PAT_LENGTHS[pats])  # (patterns, deals)
-                if keep is not None:
-                    can &= _covers(PAT_LENGTHS[pats], keep.reshape(len(owner), 4, 13).sum(axis=2)).T
-                pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
-                if not len(pi):
-                    continue
-                rows = _give(owner[di], pool[di], k, takers, PAT_LENGTHS[pats[pi]], low=True,
-                             keep=None if keep is None else keep[di])
-                ok = fitting(rows, k)
-                if not free:
-                    ok[ok] = fitting(rows[ok], takers[0])
-                found.append(rows[ok])
-                pats = _less(pats, pats[pi[ok]])
+            pats = share(pats, k, takers, mine=True)
         wanted[lead[s]] = pats
     # the one free seat's patterns (with two or more, witness() already credits them with every
     # pattern their pooled cards make): it takes the pool's rest, a constrained seat the lowest
     for f in free if len(free) == 1 else []:
         pats = np.flatnonzero(want_pat[SEATS[f]])
         for s in j.constrained:  # seat after seat, for the patterns not yet given
-            k = SEATS.index(s)
-            pool = np.isin(owner, [f, k])
-            honours = (owner == k) & (CARD_HCP > 0)[None, :]
-            for keep in (None, honours):  # it takes the lowest pooled, or keeps its honours too
-                if not len(pats):
-                    break
-                # its lengths, the pool's less the pattern wanted, at least what it keeps
-                lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
-                kept = 0 if keep is None else keep.reshape(len(owner), 4, 13).sum(axis=2)
-                can = _covers(lengths - kept, PAT_LENGTHS[pats])  # (patterns, deals)
-                pi, di = np.nonzero(can & (np.cumsum(can, axis=1) <= per))
-                if not len(pi):
-                    continue
-                rows = _give(owner[di], pool[di], k, [f], lengths[di] - PAT_LENGTHS[pats[pi]], low=True,
-                             keep=None if keep is None else keep[di])
-                ok = fitting(rows, k)
-                found.append(rows[ok])
-                pats = _less(pats, pats[pi[ok]])
+            pats = share(pats, SEATS.index(s), [f], mine=False)
     if low_hcp and free:
         for low in (True, False):
             rows = owner
