@@ -647,6 +647,7 @@ _PAT_OF14 = np.full(14 ** 4, -1, np.int64)
 _PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
 PAIR_AFTER = 2_500  # as many for two constrained seats with the others free, before pairing their hands
+PAIR_SHORT = 0.8  # the share of the first 500 deals below which, at the rate they come, pairing starts at once
 TAIL_COST = 0.03  # the work of one exact_tail besides the tables it builds (counted as built)
 BUILD_COST = 3e-5  # the work of building one constraint of the whole-deal CP-SAT model
 LP_WALL = 3.0  # a solve with the linear relaxation takes up to this many times its deterministic time
@@ -1413,7 +1414,10 @@ def joint_views(j) -> dict:
     # for two constrained seats with the others free, at most PAIR_AFTER, and if that is not
     # enough (the second seat's calls fit few of the hands dealt), pairs of their hands
     # (see _Search.paired)
-    drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES)
+    # (when pairing, the draw stops as soon as its rate says that PAIR_AFTER deals would give
+    # fewer than PAIR_SHORT of the 500: pairing then finds them, and the draws would be waste)
+    drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES,
+                     short=PAIR_SHORT if pairable else None)
     spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search (draws included)
     more = drawn[:0]
     if pairable and len(drawn) < 500:

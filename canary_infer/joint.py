@@ -817,7 +817,7 @@ class Joint:
         return self._free_table.ph if self._free_table is not None else free_ph(self.avail)
 
     def sample(self, n: int, rng: np.random.Generator, time_limit: float | None = None,
-               max_tries: int | None = None) -> np.ndarray:
+               max_tries: int | None = None, short: float | None = None) -> np.ndarray:
         """n deals drawn uniformly from the deals consistent with the calls (and my hand), as
         an (n, 52) array of seat indices (card index = suit * 13 + rank, ace first).
 
@@ -830,7 +830,8 @@ class Joint:
         fit its calls.  Every consistent deal is thus equally likely.  Fewer than n deals come
         back only if ``time_limit`` runs out, more than ``max_tries`` deals have been dealt
         (a limit on work that, unlike the clock, gives the same deals on any machine), or no
-        deal is consistent."""
+        deal is consistent; or, with ``short``, as soon as the deals found so far, at the rate
+        they came, say that ``max_tries`` would give fewer than ``short * n``."""
         self.tried = 0  # deals dealt by this draw (its work, for the deal-level budget)
         if n <= 0:
             return np.zeros((0, 52), np.int8)
@@ -876,6 +877,8 @@ class Joint:
             got += int(ok.sum())
             if time_limit is not None and time.perf_counter() - start > time_limit:
                 break
+            if short is not None and max_tries is not None and got + got / tried * (max_tries - tried) < short * n:
+                break  # at this rate max_tries will not give short * n deals: the caller has another way
             rate = max(ok.mean(), 1e-4)
             batch = int(min(200_000, max(256, (n - got) / rate * 1.1)))
         self.tried = tried

@@ -861,3 +861,20 @@ def test_filler_proofs_the_same_for_twins_and_with_sums_kept_between_answers(mon
         for s, (pats, lo, hi) in alone.items():
             assert np.array_equal(got[s][0], pats) and got[s][1:] == (lo, hi), s
     assert 0 < made["kept"] < made["afresh"]
+
+
+def test_a_draw_told_it_may_fall_short_stops_once_its_rate_says_so():
+    """Joint.sample with ``short``: where few deals fit (North 17+ HCP, South 10+ HCP with
+    five hearts), it stops after its first batch, its deals consistent, instead of dealing all
+    max_tries; where most fit, it deals on to n as without it."""
+    f = {"N": parse("hcp >= 17"), "S": parse("hcp >= 10 and H >= 5")}
+    j = Joint(f)
+    full = j.sample(500, np.random.default_rng(1), max_tries=2500)
+    assert j.tried == 2500 and len(full) < 400
+    cut = j.sample(500, np.random.default_rng(1), max_tries=2500, short=0.8)
+    assert j.tried < 2500 and 0 < len(cut) < len(full)
+    for row in cut:
+        d = deal_of(row)
+        assert all(evaluate(x, d[s]) for s, x in f.items())
+    wide = Joint({"N": parse("hcp >= 15"), "S": parse("hcp >= 10")})  # fewer than 500 in 500 tries
+    assert len(wide.sample(500, np.random.default_rng(1), max_tries=2500, short=0.8)) == 500
