@@ -62,7 +62,7 @@ from .cards import RANKS, SEATS, SUITS
 from .engine import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
 from .expr import TRUE, Feat
 from .features import TOP
-from .joint import CARD_HCP, CARD_SUIT, RANK_HCP  # joint imports this module only when it runs
+from .joint import CARD_HCP, CARD_SUIT, RANK_HCP, random_cards  # joint imports this module only when it runs
 
 _INF = 10_000
 
@@ -306,12 +306,8 @@ class _Search:
         if not w.sum() > 0:
             return None
         pats = self.rng.choice(len(w), size=n, p=w / w.sum())
-        keys = self.rng.random((n, 52))
-        keys[:, ~self.j.unseen] = 2.0  # the seen cards last in each suit, never taken
-        order = np.argsort(keys.reshape(n, 4, 13), axis=2)
-        rank = np.empty_like(order)
-        np.put_along_axis(rank, order, np.arange(13)[None, None, :], axis=2)
-        return (rank < PAT_LENGTHS[pats][:, :, None]).reshape(n, 52)
+        unseen = np.broadcast_to(self.j.unseen.reshape(1, 4, 13), (n, 4, 13))
+        return random_cards(unseen, PAT_LENGTHS[pats], self.rng).reshape(n, 52)
 
     def pool(self, seat: str, room: np.ndarray | None = None) -> np.ndarray:
         """Hands of a tight seat to match with what is placed: half drawn as they come, half
@@ -857,6 +853,7 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
     # rest of a pool, a seat's lowest cards taken out, is the higher cards)
     by_points = sorted((SEATS.index(t) for t in j.constrained),
                        key=lambda t: -int(((owner == t).astype(np.int64) @ CARD_HCP).sum()))
+
     def share(pats: np.ndarray, k: int, takers: list[int], mine: bool) -> np.ndarray:
         """Seat k and ``takers`` pool their cards; for each pattern wanted (``per`` deals each,
         of those whose pool has room), seat k takes the lowest pooled cards of the pattern
@@ -1279,12 +1276,9 @@ def filler_proofs(j, seen: dict | None = None) -> dict[str, tuple[np.ndarray, in
         # the rest, by the hand of each pattern with the most HCP, which holds at least a
         # quarter as many honours, so at most 13 less that many small cards: however it holds
         # them (at most p_s of a suit, at least p_s less the honours of the suit), the fillers fit
-        left = np.zeros(len(PAT_LENGTHS), bool)  # (masks, not np.setdiff1d, which imports numpy.ma)
-        left[pats] = True
-        left[proven] = False
+        rest = _less(pats, proven)
         if seen is not None:
-            left[np.array(sorted(seen.get(x, ())), np.int64)] = False
-        rest = np.flatnonzero(left)
+            rest = _less(rest, np.array(sorted(seen.get(x, ())), np.int64))
         if len(rest) >= FILLER_REST and 13 * len(others) <= spots.sum():  # (a few the search finds sooner)
             top = NHCP - 1 - np.argmax(ph[rest][:, ::-1] > 0, axis=1)  # each one's most HCP
             p = PAT_LENGTHS[rest]

@@ -424,10 +424,15 @@ class _ShapePlan:
                 cum = np.cumsum(w)
                 pick = np.minimum(np.searchsorted(cum, rng.random(len(members)) * cum[-1], side="right"), len(p) - 1)
                 want[members] = p[pick]
-            keys = np.where(free, rng.random((n, 4, 13)), 2.0)
-            rank = np.argsort(np.argsort(keys, axis=2), axis=2)
-            take = rank < want[:, :, None]
-            owner[take.reshape(n, 52)] = SEATS.index(s)
+            owner[random_cards(free, want, rng).reshape(n, 52)] = SEATS.index(s)
+
+
+def random_cards(free: np.ndarray, want: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(n, 4, 13) booleans: in each row, ``want[:, s]`` cards of suit s taken at random among
+    the ``free`` ones ((n, 4, 13) booleans, at least that many free in each suit)."""
+    keys = np.where(free, rng.random(free.shape), 2.0)
+    rank = np.argsort(np.argsort(keys, axis=2), axis=2)
+    return rank < want[:, :, None]
 
 
 _POPCOUNT = np.array([bin(m).count("1") for m in range(64)], np.int64)
