@@ -309,14 +309,15 @@ class _Search:
         unseen = np.broadcast_to(self.j.unseen.reshape(1, 4, 13), (n, 4, 13))
         return random_cards(unseen, PAT_LENGTHS[pats], self.rng).reshape(n, 52)
 
-    def pool(self, seat: str, room: np.ndarray | None = None) -> np.ndarray:
+    def pool(self, seat: str, room: np.ndarray | None = None) -> np.ndarray | None:
         """Hands of a tight seat to match with what is placed: half drawn as they come, half
         evenly over its patterns (so that its rarer patterns, which often fit, are there).
 
         ``room`` (booleans by pattern, see :meth:`_room`) says which patterns the seats held
         leave room for: where it keeps at most :data:`ROOM_SHARE` of the seat's hands, the
         pool is drawn among those patterns only (:data:`ROOM_POOL` hands each way): hands of
-        the other patterns could never be placed beside the held seats' hands."""
+        the other patterns could never be placed beside the held seats' hands; None when
+        the seat has no hand of those patterns."""
         table = self.table(seat)
         if room is not None:
             by_pat = table.ph.sum(axis=1)
