@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import DEFAULT_BUDGET
@@ -986,6 +987,30 @@ def _coverage_text(coverage: dict, deals: int) -> str:
     return "\n".join(lines)
 
 
+def _columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` reads it ($COLUMNS, else the
+    terminal of standard output, else 80)."""
+    try:
+        n = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        n = 0
+    if n <= 0:
+        try:
+            n = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            n = 0
+    return n or 80
+
+
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """argparse's layout (descriptions and epilogs as written), with the width found without
+    importing :mod:`shutil`, which argparse does for it: with bz2, lzma and zlib that is some 2 ms
+    of every process, and nothing else in a command needs them."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error on a command line with ``--json`` is a JSON object on stdout."""
 
@@ -1024,14 +1049,7 @@ def _seconds(text: str) -> float:
     return x
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="canary-infer", description=DESCRIPTION,
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    pi = sub.add_parser("infer", help="what each player can hold after an auction",
-                        description="What each player can hold after an auction, exactly.",
-                        epilog=INFER_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+def _options_infer(pi) -> None:
     pi.add_argument("auction", nargs="*", default=None,
                     help="the calls, e.g. \"2S P 2N P 3C\"; omit to read auctions from standard input")
     pi.add_argument("--dealer", default=None, choices=list("NESWnesw"),
@@ -1064,9 +1082,7 @@ def build_parser() -> argparse.ArgumentParser:
     pi.set_defaults(func=cmd_infer)
 
 
-    pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
-                        description="Explain an auction call by call, from the system files.",
-                        epilog=EXPLAIN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+def _options_explain(pe) -> None:
     pe.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
     pe.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pe.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962 (S.H.D.C)")
@@ -1074,10 +1090,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_system_option(pe)
     pe.set_defaults(func=cmd_explain)
 
-    pd = sub.add_parser("deal", help="deals drawn uniformly from those consistent with an auction",
-                        description="N deals drawn uniformly from all deals consistent with the auction "
-                                    "(and your hand), reproducible by seed.",
-                        epilog=DEAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_deal(pd) -> None:
     pd.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
     pd.add_argument("-n", type=int, default=1, help="how many deals (default 1)")
     pd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -1089,19 +1103,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_system_option(pd)
     pd.set_defaults(func=cmd_deal)
 
-    pb = sub.add_parser("bid", help="the call the system makes with a hand",
-                        description="The call the system makes with this hand at this point: ok (one call fits), "
-                                    "several (all that fit, with why), none (the notes mean their calls here to "
-                                    "cover every hand, as relay answers do, and this one fits none: a gap), or "
-                                    "undefined (the notes define no call for this hand here).  Conventions attached "
-                                    "everywhere that say nothing of the hand (RKCB's 4N, the grand slam force's 5N, "
-                                    "the serious 3N) are shown as 'open': they are used by judgement, so the bidder "
-                                    "never chooses them.",
-                        epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
-                               '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
-                               '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_bid(pb) -> None:
     pb.add_argument("hand", nargs="?", help="13 cards in PBN order S.H.D.C, e.g. AKQ83.J2.K4.QT92")
     pb.add_argument("--auction", default="", help="the calls so far (default: none; the hand is the dealer's)")
     pb.add_argument("--dealer", default="N", choices=list("NESWnesw"))
@@ -1117,69 +1120,39 @@ def build_parser() -> argparse.ArgumentParser:
     _add_system_option(pb)
     pb.set_defaults(func=cmd_bid)
 
-    px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
-                        description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
-                                    "full disclosure) or a BBOalert table; each call with its meaning, its "
-                                    "constraints in words and its source in the notes.",
-                        epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
-                               "  canary-infer export-system --format bboalert --system my-system/",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_export_system(px) -> None:
     px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
     _add_system_option(px)
     px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
     px.set_defaults(func=cmd_export_system)
 
-    pw = sub.add_parser("serve", help="a local web page to explore the system and its inferences",
-                        description="Start a local web page: a bidding box with the legal calls, the system's "
-                                    "next calls with their meanings, each seat's picture (ranges, patterns with "
-                                    "probability bars, an HCP histogram), your own hand, example deals with BBO "
-                                    "handviewer links. The position is in the page's address, to share it.",
-                        epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_serve(pw) -> None:
     pw.add_argument("--port", type=int, default=8000, help="default 8000")
     pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
     _add_system_option(pw)
     pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
     pw.set_defaults(func=cmd_serve)
 
-    pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
-                        description="Walk every relay tree in the system files. At each relay, prove that the "
-                                    "answers cover every hand that reaches it (a gap comes with a hand that fits "
-                                    "none) and that no hand fits two (an overlap comes with such a hand); at each "
-                                    "leaf give the exact patterns left, whether the shape is resolved and the "
-                                    "exact share of the tree's hands that end there.",
-                        epilog='examples:\n  canary-infer verify-relays\n  canary-infer verify-relays "2S P 2N" --json',
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_verify_relays(pv) -> None:
     pv.add_argument("start", nargs="*", help='where a tree starts, e.g. "2S P 2N" (default: every tree)')
     pv.add_argument("--json", action="store_true")
     pv.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
     _add_system_option(pv)
     pv.set_defaults(func=cmd_verify_relays)
 
-    pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
-                        description="Check every point of the call tree: no hand may fit two calls (overlaps), "
-                                    "and where the calls are meant to cover all hands (relay and schedule answers, "
-                                    "points marked 'covers' such as the openings) every hand must fit one (gaps). "
-                                    "Each finding comes with a witness hand.",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_check_system(pc) -> None:
     pc.add_argument("--json", action="store_true")
     pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
     pc.add_argument("--progress", action="store_true", default=None)
     _add_system_option(pc)
     pc.set_defaults(func=cmd_check_system)
 
-    ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
-                        description="Deal random deals, let the bidder bid all four hands until the auction ends "
-                                    "or reaches a point the notes leave undefined, infer from the auction, and "
-                                    "check that every actual hand lies inside what was inferred for its seat. "
-                                    "Exit status 1 if any hand does not.",
-                        epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
-                               "result is the same whatever --workers or --engine.\n\n"
-                               "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
-                               "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
-                               "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
-                               "   (pip install 'canary-infer[dask]')",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+def _options_selfcheck(ps) -> None:
     ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
     ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
     ps.add_argument("--defenders", choices=["system", "pass"], default="system",
@@ -1198,6 +1171,113 @@ def build_parser() -> argparse.ArgumentParser:
     _add_system_option(ps)
     ps.set_defaults(func=cmd_selfcheck)
 
+
+def _options_diff_system(pd) -> None:
+    pd.add_argument("folders", nargs="+", metavar="[OLD] NEW",
+                    help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
+                         "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
+    pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
+    pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
+                    help="time limit for finding each example hand (default 5)")
+    pd.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
+    _add_system_option(pd)
+    pd.set_defaults(func=cmd_diff_system)
+
+
+# the commands, in build_parser's order (a test holds the two together)
+COMMANDS = ("infer", "explain", "deal", "bid", "export-system", "serve", "verify-relays", "check-system",
+            "selfcheck", "diff-system")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only`` (a command's name) that command's options alone
+    are added, the others being listed for ``--help`` without theirs: a process runs one command,
+    and adding every option of all ten costs it some milliseconds."""
+    p = _Parser(prog="canary-infer", description=DESCRIPTION,
+                                formatter_class=_Help,
+                                epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    pi = sub.add_parser("infer", help="what each player can hold after an auction",
+                        description="What each player can hold after an auction, exactly.",
+                        epilog=INFER_EPILOG, formatter_class=_Help)
+    if only in (None, "infer"):
+        _options_infer(pi)
+    pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
+                        description="Explain an auction call by call, from the system files.",
+                        epilog=EXPLAIN_EPILOG, formatter_class=_Help)
+    if only in (None, "explain"):
+        _options_explain(pe)
+    pd = sub.add_parser("deal", help="deals drawn uniformly from those consistent with an auction",
+                        description="N deals drawn uniformly from all deals consistent with the auction "
+                                    "(and your hand), reproducible by seed.",
+                        epilog=DEAL_EPILOG, formatter_class=_Help)
+    if only in (None, "deal"):
+        _options_deal(pd)
+    pb = sub.add_parser("bid", help="the call the system makes with a hand",
+                        description="The call the system makes with this hand at this point: ok (one call fits), "
+                                    "several (all that fit, with why), none (the notes mean their calls here to "
+                                    "cover every hand, as relay answers do, and this one fits none: a gap), or "
+                                    "undefined (the notes define no call for this hand here).  Conventions attached "
+                                    "everywhere that say nothing of the hand (RKCB's 4N, the grand slam force's 5N, "
+                                    "the serious 3N) are shown as 'open': they are used by judgement, so the bidder "
+                                    "never chooses them.",
+                        epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
+                               '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
+                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
+                               '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
+                        formatter_class=_Help)
+    if only in (None, "bid"):
+        _options_bid(pb)
+    px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
+                        description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
+                                    "full disclosure) or a BBOalert table; each call with its meaning, its "
+                                    "constraints in words and its source in the notes.",
+                        epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
+                               "  canary-infer export-system --format bboalert --system my-system/",
+                        formatter_class=_Help)
+    if only in (None, "export-system"):
+        _options_export_system(px)
+    pw = sub.add_parser("serve", help="a local web page to explore the system and its inferences",
+                        description="Start a local web page: a bidding box with the legal calls, the system's "
+                                    "next calls with their meanings, each seat's picture (ranges, patterns with "
+                                    "probability bars, an HCP histogram), your own hand, example deals with BBO "
+                                    "handviewer links. The position is in the page's address, to share it.",
+                        epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/",
+                        formatter_class=_Help)
+    if only in (None, "serve"):
+        _options_serve(pw)
+    pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
+                        description="Walk every relay tree in the system files. At each relay, prove that the "
+                                    "answers cover every hand that reaches it (a gap comes with a hand that fits "
+                                    "none) and that no hand fits two (an overlap comes with such a hand); at each "
+                                    "leaf give the exact patterns left, whether the shape is resolved and the "
+                                    "exact share of the tree's hands that end there.",
+                        epilog='examples:\n  canary-infer verify-relays\n  canary-infer verify-relays "2S P 2N" --json',
+                        formatter_class=_Help)
+    if only in (None, "verify-relays"):
+        _options_verify_relays(pv)
+    pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
+                        description="Check every point of the call tree: no hand may fit two calls (overlaps), "
+                                    "and where the calls are meant to cover all hands (relay and schedule answers, "
+                                    "points marked 'covers' such as the openings) every hand must fit one (gaps). "
+                                    "Each finding comes with a witness hand.",
+                        formatter_class=_Help)
+    if only in (None, "check-system"):
+        _options_check_system(pc)
+    ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
+                        description="Deal random deals, let the bidder bid all four hands until the auction ends "
+                                    "or reaches a point the notes leave undefined, infer from the auction, and "
+                                    "check that every actual hand lies inside what was inferred for its seat. "
+                                    "Exit status 1 if any hand does not.",
+                        epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
+                               "result is the same whatever --workers or --engine.\n\n"
+                               "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
+                               "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
+                               "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
+                               "   (pip install 'canary-infer[dask]')",
+                        formatter_class=_Help)
+    if only in (None, "selfcheck"):
+        _options_selfcheck(ps)
     pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
                         usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
                               "[OLD] NEW",
@@ -1208,16 +1288,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
                                "or the built-in system\n"
                                "  canary-infer diff-system old new --json",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    pd.add_argument("folders", nargs="+", metavar="[OLD] NEW",
-                    help="the two system folders ('builtin' names the built-in system); with only NEW, OLD is "
-                         "the system in use (--system, else $CANARY_SYSTEM, else the built-in one)")
-    pd.add_argument("--json", action="store_true", help="machine-readable output (stable keys, see the README)")
-    pd.add_argument("--seconds", type=float, default=5.0, metavar="S",
-                    help="time limit for finding each example hand (default 5)")
-    pd.add_argument("--progress", action="store_true", default=None, help="show progress even when not a terminal")
-    _add_system_option(pd)
-    pd.set_defaults(func=cmd_diff_system)
+                        formatter_class=_Help)
+    if only in (None, "diff-system"):
+        _options_diff_system(pd)
     return p
 
 
@@ -1228,8 +1301,6 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         # the reader went away (`| head`): stop writing, and keep Python from complaining at exit
         try:
-            import os
-
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError, AttributeError):
@@ -1243,7 +1314,8 @@ def main(argv=None) -> int:
 def _main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _Parser.json_errors = "--json" in argv
-    parser = build_parser()
+    # a command's own options only: the others' are not needed to run it (nor to show its --help)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

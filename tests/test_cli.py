@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from canary_infer.auction import Auction
-from canary_infer.cli import INFER_EPILOG, main
+from canary_infer.cli import COMMANDS, INFER_EPILOG, build_parser, main
 
 SEATS = "NESW"
 CALL = re.compile(r"^(?:[1-7][CDHSN]|P|X|XX)$")
@@ -285,6 +285,23 @@ def test_infer_help_shows_examples(run, capsys):
     for option in ("--dealer", "--hand", "--json"):
         assert option in out
     assert "canary-infer infer" in out and "batch" in out
+
+
+def _subcommands(parser):
+    return next(a for a in parser._actions if a.dest == "command").choices
+
+
+def test_a_parser_for_one_command_lists_them_all_and_parses_that_one_alike():
+    full = build_parser()
+    assert tuple(_subcommands(full)) == COMMANDS  # the list main() picks from is the parser's own
+    for name in COMMANDS:
+        one = build_parser(name)
+        assert tuple(_subcommands(one)) == COMMANDS
+        assert _subcommands(one)[name].format_help() == _subcommands(full)[name].format_help()
+        others = [n for n in COMMANDS if n != name]
+        assert all(len(_subcommands(one)[n]._actions) == 1 for n in others)  # -h alone
+    argv = ["infer", "--json", "--hand", "S:KQ2.A87.QJ54.962", "--ask", "N: H >= 4", "1S", "P", "2S"]
+    assert vars(build_parser("infer").parse_args(argv)) == vars(full.parse_args(argv))
 
 
 def example_commands():
