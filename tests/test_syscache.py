@@ -1,6 +1,8 @@
 """The loaded-system cache (canary_infer.syscache): a kept system is the system the files give,
 and an entry that is damaged, stale or not ours is never believed."""
 
+import gc
+import hashlib
 import json
 import os
 import pickle
@@ -189,3 +191,32 @@ def test_a_pickled_system_leaves_out_the_inference_layers_state(small_system):
     copy = pickle.loads(pickle.dumps(small_system))
     assert copy.oracle is None and not copy._roots and copy == small_system
     assert copy._kept_formulas and not copy._formulas  # read back one by one, when asked for
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_an_entry_is_unpickled_without_collections_and_the_collector_is_left_as_found(
+        kept, small_system_dir, monkeypatch, collecting):
+    fresh = load_system(files_of(small_system_dir))
+    entry, = entries(kept)
+    k = syscache.key([(str(p), p.read_text(encoding="utf-8")) for p in files_of(small_system_dir)])
+    during = []
+    real_loads = pickle.loads
+
+    def loads(data):
+        during.append(gc.isenabled())
+        return real_loads(data)
+
+    monkeypatch.setattr(syscache.pickle, "loads", loads)
+    was = gc.isenabled()
+    try:
+        (gc.enable if collecting else gc.disable)()
+        assert syscache.decode(entry.read_bytes(), k, fresh.files) == fresh
+        assert gc.isenabled() is collecting
+        # a payload whose digest holds but which does not unpickle: refused, the collector as found
+        payload = b"not a pickle"
+        bad = syscache.MAGIC + k.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        assert syscache.decode(bad, k, fresh.files) is None
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert during == [False, False]
