@@ -1189,108 +1189,92 @@ COMMANDS = ("infer", "explain", "deal", "bid", "export-system", "serve", "verify
             "selfcheck", "diff-system")
 
 
+def _command(sub, only: str | None, name: str, options, **kwargs) -> None:
+    """A command's parser, with its options (``options`` adds them) if ``only`` is None or its name."""
+    p = sub.add_parser(name, formatter_class=_Help, **kwargs)
+    if only in (None, name):
+        options(p)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only`` (a command's name) that command's options alone
     are added, the others being listed for ``--help`` without theirs: a process runs one command,
     and adding every option of all ten costs it some milliseconds."""
-    p = _Parser(prog="canary-infer", description=DESCRIPTION,
-                                formatter_class=_Help,
-                                epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
+    p = _Parser(prog="canary-infer", description=DESCRIPTION, formatter_class=_Help,
+                epilog=f'Start with:  canary-infer infer "{EXAMPLE}"')
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    pi = sub.add_parser("infer", help="what each player can hold after an auction",
-                        description="What each player can hold after an auction, exactly.",
-                        epilog=INFER_EPILOG, formatter_class=_Help)
-    if only in (None, "infer"):
-        _options_infer(pi)
-    pe = sub.add_parser("explain", help="call by call: what each call shows and how each seat narrows",
-                        description="Explain an auction call by call, from the system files.",
-                        epilog=EXPLAIN_EPILOG, formatter_class=_Help)
-    if only in (None, "explain"):
-        _options_explain(pe)
-    pd = sub.add_parser("deal", help="deals drawn uniformly from those consistent with an auction",
-                        description="N deals drawn uniformly from all deals consistent with the auction "
-                                    "(and your hand), reproducible by seed.",
-                        epilog=DEAL_EPILOG, formatter_class=_Help)
-    if only in (None, "deal"):
-        _options_deal(pd)
-    pb = sub.add_parser("bid", help="the call the system makes with a hand",
-                        description="The call the system makes with this hand at this point: ok (one call fits), "
-                                    "several (all that fit, with why), none (the notes mean their calls here to "
-                                    "cover every hand, as relay answers do, and this one fits none: a gap), or "
-                                    "undefined (the notes define no call for this hand here).  Conventions attached "
-                                    "everywhere that say nothing of the hand (RKCB's 4N, the grand slam force's 5N, "
-                                    "the serious 3N) are shown as 'open': they are used by judgement, so the bidder "
-                                    "never chooses them.",
-                        epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
-                               '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
-                               '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
-                               '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back',
-                        formatter_class=_Help)
-    if only in (None, "bid"):
-        _options_bid(pb)
-    px = sub.add_parser("export-system", help="the system as BML, BBO full disclosure (BSS) or BBOalert",
-                        description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
-                                    "full disclosure) or a BBOalert table; each call with its meaning, its "
-                                    "constraints in words and its source in the notes.",
-                        epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
-                               "  canary-infer export-system --format bboalert --system my-system/",
-                        formatter_class=_Help)
-    if only in (None, "export-system"):
-        _options_export_system(px)
-    pw = sub.add_parser("serve", help="a local web page to explore the system and its inferences",
-                        description="Start a local web page: a bidding box with the legal calls, the system's "
-                                    "next calls with their meanings, each seat's picture (ranges, patterns with "
-                                    "probability bars, an HCP histogram), your own hand, example deals with BBO "
-                                    "handviewer links. The position is in the page's address, to share it.",
-                        epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/",
-                        formatter_class=_Help)
-    if only in (None, "serve"):
-        _options_serve(pw)
-    pv = sub.add_parser("verify-relays", help="prove every relay tree: coverage, overlaps, resolved patterns",
-                        description="Walk every relay tree in the system files. At each relay, prove that the "
-                                    "answers cover every hand that reaches it (a gap comes with a hand that fits "
-                                    "none) and that no hand fits two (an overlap comes with such a hand); at each "
-                                    "leaf give the exact patterns left, whether the shape is resolved and the "
-                                    "exact share of the tree's hands that end there.",
-                        epilog='examples:\n  canary-infer verify-relays\n  canary-infer verify-relays "2S P 2N" --json',
-                        formatter_class=_Help)
-    if only in (None, "verify-relays"):
-        _options_verify_relays(pv)
-    pc = sub.add_parser("check-system", help="gaps and overlaps at every point of the system",
-                        description="Check every point of the call tree: no hand may fit two calls (overlaps), "
-                                    "and where the calls are meant to cover all hands (relay and schedule answers, "
-                                    "points marked 'covers' such as the openings) every hand must fit one (gaps). "
-                                    "Each finding comes with a witness hand.",
-                        formatter_class=_Help)
-    if only in (None, "check-system"):
-        _options_check_system(pc)
-    ps = sub.add_parser("selfcheck", help="bid random deals, infer, and check every hand lies inside",
-                        description="Deal random deals, let the bidder bid all four hands until the auction ends "
-                                    "or reaches a point the notes leave undefined, infer from the auction, and "
-                                    "check that every actual hand lies inside what was inferred for its seat. "
-                                    "Exit status 1 if any hand does not.",
-                        epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
-                               "result is the same whatever --workers or --engine.\n\n"
-                               "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
-                               "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
-                               "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
-                               "   (pip install 'canary-infer[dask]')",
-                        formatter_class=_Help)
-    if only in (None, "selfcheck"):
-        _options_selfcheck(ps)
-    pd = sub.add_parser("diff-system", help="what changed between two versions of the system files",
-                        usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
-                              "[OLD] NEW",
-                        description=DIFF_DESCRIPTION,
-                        epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.system as s; "
-                               "print(s.builtin_dir())')\" mine\n"
-                               "  canary-infer diff-system builtin mine       what my edits change\n"
-                               "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
-                               "or the built-in system\n"
-                               "  canary-infer diff-system old new --json",
-                        formatter_class=_Help)
-    if only in (None, "diff-system"):
-        _options_diff_system(pd)
+    _command(sub, only, "infer", _options_infer, help="what each player can hold after an auction",
+             description="What each player can hold after an auction, exactly.",
+             epilog=INFER_EPILOG)
+    _command(sub, only, "explain", _options_explain,
+             help="call by call: what each call shows and how each seat narrows",
+             description="Explain an auction call by call, from the system files.",
+             epilog=EXPLAIN_EPILOG)
+    _command(sub, only, "deal", _options_deal, help="deals drawn uniformly from those consistent with an auction",
+             description="N deals drawn uniformly from all deals consistent with the auction "
+                         "(and your hand), reproducible by seed.",
+             epilog=DEAL_EPILOG)
+    _command(sub, only, "bid", _options_bid, help="the call the system makes with a hand",
+             description="The call the system makes with this hand at this point: ok (one call fits), "
+                         "several (all that fit, with why), none (the notes mean their calls here to "
+                         "cover every hand, as relay answers do, and this one fits none: a gap), or "
+                         "undefined (the notes define no call for this hand here).  Conventions attached "
+                         "everywhere that say nothing of the hand (RKCB's 4N, the grand slam force's 5N, "
+                         "the serious 3N) are shown as 'open': they are used by judgement, so the bidder "
+                         "never chooses them.",
+             epilog='examples:\n  canary-infer bid KJ2.QJ3.KJ32.A32\n'
+                    '  canary-infer bid AQJ83.2.K4.QT932 --auction "P P"\n'
+                    '  canary-infer bid KQ876.AK2.8.8765 --auction "2S P 2N P" --json\n'
+                    '  canary-infer bid --pbn boards.pbn -o bid.pbn     every board, auctions written back')
+    _command(sub, only, "export-system", _options_export_system,
+             help="the system as BML, BBO full disclosure (BSS) or BBOalert",
+             description="Write the system for other tools: BML (Bridge Markup Language), BSS (BBO "
+                         "full disclosure) or a BBOalert table; each call with its meaning, its "
+                         "constraints in words and its source in the notes.",
+             epilog="examples:\n  canary-infer export-system --format bml -o canary.bml\n"
+                    "  canary-infer export-system --format bboalert --system my-system/")
+    _command(sub, only, "serve", _options_serve, help="a local web page to explore the system and its inferences",
+             description="Start a local web page: a bidding box with the legal calls, the system's "
+                         "next calls with their meanings, each seat's picture (ranges, patterns with "
+                         "probability bars, an HCP histogram), your own hand, example deals with BBO "
+                         "handviewer links. The position is in the page's address, to share it.",
+             epilog="example:\n  canary-infer serve --port 8080   then open http://127.0.0.1:8080/")
+    _command(sub, only, "verify-relays", _options_verify_relays,
+             help="prove every relay tree: coverage, overlaps, resolved patterns",
+             description="Walk every relay tree in the system files. At each relay, prove that the "
+                         "answers cover every hand that reaches it (a gap comes with a hand that fits "
+                         "none) and that no hand fits two (an overlap comes with such a hand); at each "
+                         "leaf give the exact patterns left, whether the shape is resolved and the "
+                         "exact share of the tree's hands that end there.",
+             epilog='examples:\n  canary-infer verify-relays\n  canary-infer verify-relays "2S P 2N" --json')
+    _command(sub, only, "check-system", _options_check_system, help="gaps and overlaps at every point of the system",
+             description="Check every point of the call tree: no hand may fit two calls (overlaps), "
+                         "and where the calls are meant to cover all hands (relay and schedule answers, "
+                         "points marked 'covers' such as the openings) every hand must fit one (gaps). "
+                         "Each finding comes with a witness hand.")
+    _command(sub, only, "selfcheck", _options_selfcheck,
+             help="bid random deals, infer, and check every hand lies inside",
+             description="Deal random deals, let the bidder bid all four hands until the auction ends "
+                         "or reaches a point the notes leave undefined, infer from the auction, and "
+                         "check that every actual hand lies inside what was inferred for its seat. "
+                         "Exit status 1 if any hand does not.",
+             epilog="The deals are a function of --seed only (any whole number; -1 and 1 differ): the "
+                    "result is the same whatever --workers or --engine.\n\n"
+                    "examples:\n  canary-infer selfcheck --deals 10000 --seed 1\n"
+                    "  canary-infer selfcheck --deals 100000 --workers 2 --progress\n"
+                    "  canary-infer selfcheck --deals 1000000 --engine dask --scheduler tcp://10.0.0.5:8786"
+                    "   (pip install 'canary-infer[dask]')")
+    _command(sub, only, "diff-system", _options_diff_system,
+             help="what changed between two versions of the system files",
+             usage="canary-infer diff-system [-h] [--json] [--seconds S] [--progress] [--system DIR] "
+                   "[OLD] NEW",
+             description=DIFF_DESCRIPTION,
+             epilog="examples:\n  cp -r \"$(python -c 'import canary_infer.system as s; "
+                    "print(s.builtin_dir())')\" mine\n"
+                    "  canary-infer diff-system builtin mine       what my edits change\n"
+                    "  canary-infer diff-system mine               the same, against $CANARY_SYSTEM "
+                    "or the built-in system\n"
+                    "  canary-infer diff-system old new --json")
     return p
 
 
