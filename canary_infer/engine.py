@@ -34,6 +34,11 @@ from .cards import SUITS
 from .expr import FALSE, TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, conj, disj, negate
 from .features import FEATURES, SMALL_CARDS, classes
 
+try:  # the compiled kernels, if they were built at install (setup.py); else the numpy programme
+    from . import _kernels
+except ImportError:  # pragma: no cover - a machine that could not compile them
+    _kernels = None
+
 ALL_PATTERNS: tuple[tuple[int, int, int, int], ...] = tuple(
     (a, b, c, 13 - a - b - c) for a in range(14) for b in range(14 - a) for c in range(14 - a - b)
 )
@@ -1216,6 +1221,15 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     # table that large is costly to walk again at its first draw (a small one is cheap to)
     moves = {}
     for si in range(3):
+        if _kernels is not None:
+            n = len(keys)
+            keys, counts, made, mv = _expand(keys, counts, lay, shaper, si, steps[si])
+            pairs += made
+            if mv is not None:
+                moves[si] = (*mv, np.searchsorted(mv[0], np.arange(n + 1)))
+            levels_k.append(keys)
+            levels_c.append(counts)
+            continue
         used = _used(keys, lay.low)
         out_k, out_c, out_r, out_h = [], [], [], []
         for r, c, new in _pairs(keys, used, steps[si]):
@@ -1245,6 +1259,28 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     t._moves = moves
     t.finish()
     return t
+
+
+def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, k: int, step: SuitStep):
+    """One level of the programme by the compiled kernel: the next level's states and counts,
+    the pairs formed, and the moves (as build_seat keeps them for a large level, else None).
+    The same as build_seat's numpy loop over :func:`_pairs`, the shaper and :func:`_dedup_keys`."""
+    fit = np.searchsorted(step.sorted_length, np.arange(14), side="right")  # per cards left
+    ones, rest = lay.recap_split
+    def field(j: int) -> tuple[int, int]:  # a column's offset and mask
+        return int(lay.offs[j]), int(lay.masks[j])
+
+    hcp = field(shaper.hcp_j) if shaper.hcp_cap is not None else (-1, 0)  # an offset of -1: no such test
+    most = (*field(shaper.most[0]), shaper.most[1]) if shaper.most is not None else (-1, 0, 0)
+    lite = (*field(shaper.lite[0]), *shaper.lite[1:]) if shaper.lite is not None else (-1, 0, 0, 0)
+    big = int(fit[13 - _used(keys, lay.low)].sum()) >= _KEEP_MOVES  # as the numpy loop decides
+    return _kernels.expand(
+        keys, counts, lay.low, k, step.keys, step.counts, step.by_length.astype(np.int64), fit.astype(np.int64),
+        ones, np.array(rest, np.int64).reshape(-1, 3), shaper.allowed[k].view(np.uint8), shaper.keep[k],
+        shaper.hcp_cap[k] if shaper.hcp_cap is not None else _NO_CAP, *hcp, *most, *lite, big)
+
+
+_NO_CAP = np.zeros(1, np.int64)
 
 
 class _Shaper:

@@ -1,0 +1,157 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""Compiled kernels of the exact engine (built from this file at install; see engine.py).
+
+Each kernel computes exactly what a numpy function of engine.py computes, which stays as the
+reference (and as the engine when this module was not built): the tests compare the two."""
+
+import numpy as np
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+
+cdef inline int64_t _lengths_used(int64_t code) noexcept nogil:
+    return (code >> 12) + ((code >> 8) & 15) + ((code >> 4) & 15) + (code & 15)
+
+
+cdef struct _Table:
+    int64_t *keys     # the distinct states, in order of first arrival
+    double *sums      # their summed counts
+    int32_t *slots    # open addressing: 1 + index into keys, 0 for empty
+    int64_t size      # states so far
+    int64_t cap       # room in keys and sums
+    int64_t mask      # slots - 1 (a power of two less one)
+    int shift         # 64 less the bits of a slot's index: the hash's top bits pick the slot
+
+
+cdef int _table_init(_Table *t, int64_t cap) noexcept nogil:
+    cdef int64_t nslots = 1024
+    cdef int bits = 10
+    while nslots < 2 * cap:
+        nslots <<= 1
+        bits += 1
+    t.keys = <int64_t *> malloc(cap * sizeof(int64_t))
+    t.sums = <double *> malloc(cap * sizeof(double))
+    t.slots = <int32_t *> malloc(nslots * sizeof(int32_t))
+    if t.keys == NULL or t.sums == NULL or t.slots == NULL:
+        return -1
+    memset(t.slots, 0, nslots * sizeof(int32_t))
+    t.size, t.cap, t.mask, t.shift = 0, cap, nslots - 1, 64 - bits
+    return 0
+
+
+cdef void _table_free(_Table *t) noexcept nogil:
+    free(t.keys)
+    free(t.sums)
+    free(t.slots)
+
+
+cdef inline int32_t _table_add(_Table *t, int64_t key, double w) noexcept nogil:
+    """The index of ``key`` (added if new), its count increased by ``w``."""
+    cdef uint64_t h = (<uint64_t> key) * <uint64_t> 0x9E3779B97F4A7C15
+    cdef int64_t i = <int64_t> (h >> t.shift)
+    cdef int32_t s
+    while True:
+        s = t.slots[i]
+        if s == 0:
+            t.keys[t.size] = key
+            t.sums[t.size] = w
+            t.size += 1
+            t.slots[i] = <int32_t> t.size
+            return <int32_t> (t.size - 1)
+        if t.keys[s - 1] == key:
+            t.sums[s - 1] += w
+            return s - 1
+        i = (i + 1) & t.mask
+
+
+def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
+           const int64_t[::1] step_keys, const double[::1] step_counts, const int64_t[::1] by_len,
+           const int64_t[::1] fit_of_room,
+           int64_t ones, const int64_t[:, ::1] rest,
+           const uint8_t[::1] allowed, const int64_t[::1] keep,
+           const int64_t[::1] hcp_cap, int hcp_off, int64_t hcp_mask,
+           int most_off, int64_t most_mask, int64_t most_max,
+           int lite_off, int64_t lite_mask, int64_t lite_t, int64_t lite_bits,
+           bint moves):
+    """One level of the programme (engine.build_seat's loop over a suit, with _pairs, the
+    shaper and _dedup_keys): every state with every contribution whose length fits in the
+    cards it has left (``fit_of_room[13 - used]`` of them, in ``by_len`` order), summed,
+    brought back under the caps (``ones``; ``rest`` rows of offset, cap, mask), kept if its
+    length prefix is ``allowed`` (and its HCP within ``hcp_cap``, its ``most`` column at most
+    ``most_max``; an offset of -1 turns either off), masked by ``keep``, with the lite honour
+    rule applied (``lite_off`` -1: none); the kept ones counted by state.
+
+    Returns (distinct states sorted, their counts, pairs formed, moves) with moves None, or,
+    with ``moves``, (row, contribution, index of the state reached) of every pair kept, in
+    the order the pairs are formed (by row, then contribution)."""
+    cdef Py_ssize_t n = keys.shape[0], m, r, j, nrest = rest.shape[0], q
+    cdef int64_t total = 0, kept = 0, key, code, v, shift = low + 12 - 4 * k
+    cdef int64_t room
+    cdef bint ok
+    cdef _Table t
+    cdef int32_t idx
+    cdef int64_t c
+    for r in range(n):
+        room = 13 - _lengths_used((keys[r] >> low) & 0xFFFF)
+        total += fit_of_room[room]
+    cap = max(total, 1)
+    rows_a = np.empty(cap if moves else 0, np.int32)
+    cols_a = np.empty(cap if moves else 0, np.int32)
+    ids_a = np.empty(cap if moves else 0, np.int32)
+    cdef int32_t[::1] rows_v = rows_a, cols_v = cols_a, ids_v = ids_a
+    cdef int64_t[::1] found_v
+    cdef double[::1] sums_v
+    if _table_init(&t, cap) != 0:
+        _table_free(&t)
+        raise MemoryError
+    try:
+        with nogil:
+            for r in range(n):
+                room = 13 - _lengths_used((keys[r] >> low) & 0xFFFF)
+                m = fit_of_room[room]
+                for j in range(m):
+                    c = by_len[j]
+                    key = keys[r] + step_keys[c]
+                    if ones:
+                        key = key - ((key & ones) >> 1)
+                    for q in range(nrest):
+                        v = ((key >> rest[q, 0]) & rest[q, 2]) - rest[q, 1]
+                        if v > 0:
+                            key = key - (v << rest[q, 0])
+                    code = key >> shift
+                    ok = allowed[code] != 0
+                    if ok and hcp_off >= 0:
+                        ok = ((key >> hcp_off) & hcp_mask) <= hcp_cap[code]
+                    if ok and most_off >= 0:
+                        ok = ((key >> most_off) & most_mask) <= most_max
+                    if not ok:
+                        continue
+                    key = key & keep[code]
+                    if lite_off >= 0:
+                        v = (key >> lite_off) & lite_mask
+                        if v >= lite_t:
+                            key = (key & ~lite_bits) - ((v - lite_t) << lite_off)
+                    idx = _table_add(&t, key, counts[r] * step_counts[c])
+                    if moves:
+                        rows_v[kept] = <int32_t> r
+                        cols_v[kept] = <int32_t> c
+                        ids_v[kept] = idx
+                    kept += 1
+        found = np.empty(t.size, np.int64)
+        sums = np.empty(t.size, np.float64)
+        found_v = found
+        sums_v = sums
+        for r in range(t.size):
+            found_v[r] = t.keys[r]
+            sums_v[r] = t.sums[r]
+    finally:
+        _table_free(&t)
+    order = np.argsort(found, kind="stable")
+    out_moves = None
+    if moves:
+        rank = np.empty(len(order), np.int32)
+        rank[order] = np.arange(len(order), dtype=np.int32)
+        out_moves = (rows_a[:kept], cols_a[:kept], rank[ids_a[:kept]])
+    return found[order], sums[order], total, out_moves

@@ -1,0 +1,88 @@
+"""The compiled kernels (canary_infer/_kernels.pyx) compute exactly what the numpy programme
+they replace computes: every table built both ways, on random formulas and on the seats'
+formulas of many auctions, is the same to the last state, count and move.
+
+Where the kernels were not built (a machine without a C compiler at install) the engine runs
+the numpy programme alone and these comparisons are skipped; CI builds them, and says so."""
+
+import os
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fast_paths import formula_texts
+
+from canary_infer import engine
+from canary_infer.auction import Auction
+from canary_infer.cards import Hand
+from canary_infer.engine import Available, build_seat
+from canary_infer.expr import conj, parse
+
+KERNELS = engine._kernels
+needs_kernels = pytest.mark.skipif(KERNELS is None, reason="the compiled kernels were not built here")
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI promises a compiler at install")
+def test_the_install_built_the_kernels():
+    assert KERNELS is not None, "pip install did not compile canary_infer/_kernels.pyx"
+
+
+def _both(formula, monkeypatch, **kw):
+    """The table built by the numpy programme and by the kernels."""
+    with monkeypatch.context() as m:
+        m.setattr(engine, "_kernels", None)
+        numpy_way = build_seat(formula, **kw)
+    return numpy_way, build_seat(formula, **kw)
+
+
+def _assert_same(a, b):
+    assert (a is None) == (b is None)
+    if a is None:
+        return
+    assert len(a.keys) == len(b.keys) == 4
+    for x, y in zip(a.keys, b.keys, strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    for x, y in zip(a.counts, b.counts, strict=True):
+        assert np.array_equal(x, y)
+    assert np.array_equal(a.ph, b.ph)
+    assert (a.aux is None and b.aux is None) or np.array_equal(a.aux, b.aux)
+    assert a.work == b.work  # the pairs formed count the same (the deal-level budget reads them)
+    assert a._moves.keys() == b._moves.keys()
+    for k in a._moves:
+        for x, y in zip(a._moves[k], b._moves[k], strict=True):
+            assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+OPTIONS = [{}, {"lite": 3}, {"aux": ("A", "K")}, {"honour_cap": 5}, {"max_honours": 4}]
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(formula_texts(), st.sampled_from(OPTIONS), st.integers(0, 2**32), st.booleans())
+def test_the_kernels_build_the_tables_the_numpy_programme_builds(text, kw, seed, known):
+    avail = Available.excluding(Hand.random(random.Random(seed))) if known else Available()
+    with pytest.MonkeyPatch.context() as mp:
+        _assert_same(*_both(parse(text), mp, avail=avail, **kw))
+
+
+AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
+            "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
+
+
+@needs_kernels
+def test_the_seats_tables_of_many_auctions_are_the_same_both_ways(monkeypatch):
+    from canary_infer.infer import Inferencer
+
+    inf = Inferencer()
+    formulas = {}
+    for a in AUCTIONS:
+        calls = inf.read(Auction.parse(a))
+        for seat in "NESW":
+            f = inf.seat_formulas(calls, seat)
+            if f:
+                formulas[conj(f)] = None
+    assert len(formulas) >= 15
+    for i, f in enumerate(formulas):  # the first-seat pass has the largest levels (moves kept)
+        _assert_same(*_both(f, monkeypatch, **OPTIONS[i % len(OPTIONS)]))
