@@ -7,8 +7,7 @@ reference (and as the engine when this module was not built): the tests compare 
 import numpy as np
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.stdlib cimport calloc, free, malloc
 
 
 cdef inline int64_t _lengths_used(int64_t code) noexcept nogil:
@@ -20,24 +19,18 @@ cdef struct _Table:
     double *sums      # their summed counts
     int32_t *slots    # open addressing: 1 + index into keys, 0 for empty
     int64_t size      # states so far
-    int64_t cap       # room in keys and sums
-    int64_t mask      # slots - 1 (a power of two less one)
+    int64_t mask      # slots - 1 (a power of two less one); keys and sums hold half as many
     int shift         # 64 less the bits of a slot's index: the hash's top bits pick the slot
 
 
-cdef int _table_init(_Table *t, int64_t cap) noexcept nogil:
-    cdef int64_t nslots = 1024
-    cdef int bits = 10
-    while nslots < 2 * cap:
-        nslots <<= 1
-        bits += 1
-    t.keys = <int64_t *> malloc(cap * sizeof(int64_t))
-    t.sums = <double *> malloc(cap * sizeof(double))
-    t.slots = <int32_t *> malloc(nslots * sizeof(int32_t))
+cdef int _table_init(_Table *t, int bits) noexcept nogil:
+    cdef int64_t nslots = (<int64_t> 1) << bits
+    t.keys = <int64_t *> malloc((nslots // 2 + 1) * sizeof(int64_t))
+    t.sums = <double *> malloc((nslots // 2 + 1) * sizeof(double))
+    t.slots = <int32_t *> calloc(nslots, sizeof(int32_t))
+    t.size, t.mask, t.shift = 0, nslots - 1, 64 - bits
     if t.keys == NULL or t.sums == NULL or t.slots == NULL:
         return -1
-    memset(t.slots, 0, nslots * sizeof(int32_t))
-    t.size, t.cap, t.mask, t.shift = 0, cap, nslots - 1, 64 - bits
     return 0
 
 
@@ -47,14 +40,42 @@ cdef void _table_free(_Table *t) noexcept nogil:
     free(t.slots)
 
 
-cdef inline int32_t _table_add(_Table *t, int64_t key, double w) noexcept nogil:
-    """The index of ``key`` (added if new), its count increased by ``w``."""
+cdef inline int64_t _slot(_Table *t, int64_t key) noexcept nogil:
     cdef uint64_t h = (<uint64_t> key) * <uint64_t> 0x9E3779B97F4A7C15
-    cdef int64_t i = <int64_t> (h >> t.shift)
+    return <int64_t> (h >> t.shift)
+
+
+cdef int _table_grow(_Table *t) noexcept nogil:
+    """Twice the slots (and room for twice the states), the states placed again."""
+    cdef _Table u
+    cdef int64_t r, i
+    if _table_init(&u, 64 - t.shift + 1) != 0:
+        _table_free(&u)
+        return -1
+    for r in range(t.size):
+        u.keys[r] = t.keys[r]
+        u.sums[r] = t.sums[r]
+        i = _slot(&u, t.keys[r])
+        while u.slots[i] != 0:
+            i = (i + 1) & u.mask
+        u.slots[i] = <int32_t> (r + 1)
+    u.size = t.size
+    _table_free(t)
+    t[0] = u
+    return 0
+
+
+cdef inline int32_t _table_add(_Table *t, int64_t key, double w) noexcept nogil:
+    """The index of ``key`` (added if new), its count increased by ``w``; -1 if out of memory."""
+    cdef int64_t i = _slot(t, key)
     cdef int32_t s
     while True:
         s = t.slots[i]
         if s == 0:
+            if 2 * (t.size + 1) > t.mask:  # at most half full
+                if _table_grow(t) != 0:
+                    return -1
+                return _table_add(t, key, w)
             t.keys[t.size] = key
             t.sums[t.size] = w
             t.size += 1
@@ -89,21 +110,21 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
     cdef Py_ssize_t n = keys.shape[0], m, r, j, nrest = rest.shape[0], q
     cdef int64_t total = 0, kept = 0, key, code, v, shift = low + 12 - 4 * k
     cdef int64_t room
-    cdef bint ok
+    cdef bint ok, failed = False
     cdef _Table t
     cdef int32_t idx
     cdef int64_t c
     for r in range(n):
         room = 13 - _lengths_used((keys[r] >> low) & 0xFFFF)
         total += fit_of_room[room]
-    cap = max(total, 1)
+    cap = max(total, 1)  # the pairs kept, at most
     rows_a = np.empty(cap if moves else 0, np.int32)
     cols_a = np.empty(cap if moves else 0, np.int32)
     ids_a = np.empty(cap if moves else 0, np.int32)
     cdef int32_t[::1] rows_v = rows_a, cols_v = cols_a, ids_v = ids_a
     cdef int64_t[::1] found_v
     cdef double[::1] sums_v
-    if _table_init(&t, cap) != 0:
+    if _table_init(&t, 12) != 0:
         _table_free(&t)
         raise MemoryError
     try:
@@ -134,11 +155,18 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
                         if v >= lite_t:
                             key = (key & ~lite_bits) - ((v - lite_t) << lite_off)
                     idx = _table_add(&t, key, counts[r] * step_counts[c])
+                    if idx < 0:
+                        failed = True
+                        break
                     if moves:
                         rows_v[kept] = <int32_t> r
                         cols_v[kept] = <int32_t> c
                         ids_v[kept] = idx
                     kept += 1
+                if failed:
+                    break
+        if failed:
+            raise MemoryError
         found = np.empty(t.size, np.int64)
         sums = np.empty(t.size, np.float64)
         found_v = found
@@ -148,7 +176,7 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
             sums_v[r] = t.sums[r]
     finally:
         _table_free(&t)
-    order = np.argsort(found, kind="stable")
+    order = np.argsort(found)  # the states are distinct: no order among equals to keep
     out_moves = None
     if moves:
         rank = np.empty(len(order), np.int32)

@@ -22,7 +22,8 @@ def test_readme_opens_with_two_commands():
     assert head[0].startswith("# ") and head[2] == "```sh"
     install_run, install_test = readme_commands()
     assert install_run.startswith("pip install . && ") and " infer " in install_run
-    assert install_test.startswith("pip install '.[test]' && ") and "pytest" in install_test
+    # -e: the tests import the source tree, which must hold the compiled kernels (see test_kernels)
+    assert install_test.startswith("pip install -e '.[test]' && ") and "pytest" in install_test
 
 
 def test_ci_runs_the_readme_test_command():
