@@ -183,3 +183,49 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
         rank[order] = np.arange(len(order), dtype=np.int32)
         out_moves = (rows_a[:kept], cols_a[:kept], rank[ids_a[:kept]])
     return found[order], sums[order], total, out_moves
+
+
+def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[::1] rows,
+              const int64_t[::1] pidx, const int32_t[::1] table_of, const int64_t[::1] cards,
+              const int64_t[::1] step_keys, const double[::1] step_counts, const int64_t[::1] by_len,
+              const int64_t[::1] first_of_length,
+              const uint8_t[::1] truth, const int64_t[::1] truth_at, const int64_t[:, ::1] tcols, int nhcp,
+              int hcp_off, int64_t hcp_mask, int most_off, int64_t most_mask, int64_t most_max,
+              double[::1] ph, double[::1] completions):
+    """The last suit's pairs of the given third-suit states (engine.SeatTable.finish's loop over
+    _blocks, for states whose formula is settled or read from a truth table): each state
+    ``rows[i]`` with every contribution of ``cards[i]`` cards (``by_len`` from
+    ``first_of_length[cards]`` to ``first_of_length[cards + 1]``), weighted by its holdings'
+    count where the formula holds (``table_of[i]`` -1: it holds; else truth table t, at
+    ``truth[truth_at[t] + index]``, the index made of the columns in row t of ``tcols``:
+    (offset, mask, shift) triples, a mask of 0 ending the row) and the ``most`` column is
+    within ``most_max`` (an offset of -1: no such test).  Adds each weight times the state's
+    count to ``ph[pattern * nhcp + HCP]`` and the weight to ``completions[state]``; returns
+    the pairs formed."""
+    cdef Py_ssize_t n = rows.shape[0], i, j, q, ncol = tcols.shape[1] // 3
+    cdef int64_t r, c, key, at, pairs = 0, t
+    cdef int64_t index
+    cdef double w, cnt
+    with nogil:
+        for i in range(n):
+            r = rows[i]
+            t = table_of[i]
+            cnt = counts[r]
+            for j in range(first_of_length[cards[i]], first_of_length[cards[i] + 1]):
+                c = by_len[j]
+                key = keys[r] + step_keys[c]
+                pairs += 1
+                w = step_counts[c]
+                if t >= 0:
+                    index = 0
+                    for q in range(ncol):
+                        if tcols[t, 3 * q + 1] == 0:
+                            break
+                        index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
+                    if truth[truth_at[t] + index] == 0:
+                        continue
+                if most_off >= 0 and ((key >> most_off) & most_mask) > most_max:
+                    continue
+                completions[r] += w
+                ph[pidx[i] * nhcp + ((key >> hcp_off) & hcp_mask)] += cnt * w
+    return pairs

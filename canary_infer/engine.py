@@ -756,8 +756,15 @@ class SeatTable:
         rows3 = None
         if self.viable.sum() * 4 < self.viable.size:  # few patterns (a restricted table): their states only
             rows3 = np.flatnonzero(self.viable[self.pattern3])
-        few = self._few_last_pairs(rows3)
-        for r, pidx, _, new, w in self._blocks(rows3) if few is None else [few]:
+        if _kernels is not None and aux is None:
+            # the compiled loop for the states whose formula is settled or read from a truth
+            # table; the others (formulas walked node by node) by _blocks, as below
+            last, rows3 = self._last_suit_kernel(rows3, ph, completions)
+            blocks = self._blocks(rows3) if len(rows3) else []
+        else:
+            few = self._few_last_pairs(rows3)
+            blocks = self._blocks(rows3) if few is None else [few]
+        for r, pidx, _, new, w in blocks:
             # from _blocks: one row per state, (rows, holdings) blocks; else flat pairs
             last += new.size
             if new.ndim == 2:
@@ -781,6 +788,38 @@ class SeatTable:
         self.last_pairs = last  # the last suit's pairs evaluated: what _last_moves() costs again
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
+
+    def _last_suit_kernel(self, rows3: np.ndarray | None, ph: np.ndarray, completions: np.ndarray):
+        """finish()'s loop over the last suit by the compiled kernel, for the third-suit states
+        (of ``rows3``, or all) whose pattern group's formula is settled or has a truth table:
+        adds to ``ph`` and ``completions``; returns the pairs formed and the states left to
+        :meth:`_blocks` (whose formula is walked node by node)."""
+        lay, step, ev = self.layout, self.steps[3], self.evaluate
+        keys = self.keys[3]
+        base = np.arange(len(keys)) if rows3 is None else rows3
+        cards = 13 - _used(keys[base], lay.low)
+        code = (keys[base] >> lay.low) + cards
+        good = self.viable_code[code]
+        base, cards, pidx = base[good], cards[good], CODE_TO_PAT[code[good]]
+        if ev is None:
+            table_of, walked = np.full(len(base), -1, np.int32), base[:0]
+        else:
+            truth, truth_at, tcols, kind = ev.kernel_tables()
+            k = kind[ev.gid[pidx]]
+            walked = base[k == _WALKED]
+            keep = k >= _SETTLED
+            base, cards, pidx, table_of = base[keep], cards[keep], pidx[keep], np.maximum(k[keep], -1)
+        if ev is None:
+            truth, truth_at, tcols = _NO_TRUTH
+        hcp_j = lay.plan.index[("hcp", None)]
+        most = self.shaper.most
+        most = (int(lay.offs[most[0]]), int(lay.masks[most[0]]), most[1]) if most is not None else (-1, 0, 0)
+        first = np.searchsorted(step.sorted_length, np.arange(15), side="left").astype(np.int64)
+        pairs = _kernels.last_suit(
+            keys, self.counts[3], base.astype(np.int64), pidx, table_of.astype(np.int32), cards.astype(np.int64),
+            step.keys, step.counts, step.by_length.astype(np.int64), first, truth, truth_at, tcols, NHCP,
+            int(lay.offs[hcp_j]), int(lay.masks[hcp_j]), *most, ph, completions)
+        return pairs, walked
 
     def restrict(self, pat_ok: np.ndarray) -> SeatTable:
         """The table of this formula and a condition on the suit lengths alone (``pat_ok``, by
@@ -1281,6 +1320,10 @@ def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, 
 
 
 _NO_CAP = np.zeros(1, np.int64)
+# what Evaluator.kernel_tables says of a pattern group with no truth table (the others: the
+# table's number, or where the formula is settled, true or false)
+_SETTLED, _FALSE, _WALKED = -1, -2, -3
+_NO_TRUTH = (np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 3), np.int64))
 
 
 class _Shaper:
@@ -1459,6 +1502,36 @@ class _Evaluator:
                 rows = order[s:e]
                 out[rows] = self.truth_of(int(gs[s]), keys[rows])
         return out
+
+    def kernel_tables(self):
+        """The truth tables laid out for the compiled last-suit loop, made once: (all tables'
+        entries end to end as bytes, where each starts, per table its columns as (offset,
+        mask, shift) triples padded with zeros, per pattern group its table's number, or
+        _SETTLED where its formula is true, _FALSE where false, _WALKED where it has no
+        table)."""
+        got = self.__dict__.get("_kernel_tables")
+        if got is None:
+            kind = np.full(len(self.formulas), _WALKED, np.int64)
+            parts, at, cols = [], [0], []
+            for gi, f in enumerate(self.formulas):
+                if f == TRUE:
+                    kind[gi] = _SETTLED
+                elif f == FALSE:
+                    kind[gi] = _FALSE
+                elif self.tables[gi] is not None:
+                    table, cs, shifts = self.tables[gi]
+                    kind[gi] = len(parts)
+                    parts.append(table.astype(np.uint8))
+                    at.append(at[-1] + len(table))
+                    cols.append([v for j, sh in zip(cs, shifts, strict=True)
+                                 for v in (int(self.lay.offs[j]), int(self.lay.masks[j]), sh)])
+            width = max([len(c) for c in cols] + [3])
+            tcols = np.zeros((max(len(cols), 1), width), np.int64)
+            for t, c in enumerate(cols):
+                tcols[t, :len(c)] = c
+            truth = np.concatenate(parts) if parts else np.zeros(1, np.uint8)
+            got = self._kernel_tables = (truth, np.array(at[:-1] or [0], np.int64), tcols, kind)
+        return got
 
     def hcp_ceiling(self) -> np.ndarray:
         """Per group, the most HCP with which its formula can hold (whatever the other columns

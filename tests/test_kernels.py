@@ -1,6 +1,7 @@
 """The compiled kernels (canary_infer/_kernels.pyx) compute exactly what the numpy programme
 they replace computes: every table built both ways, on random formulas and on the seats'
-formulas of many auctions, is the same to the last state, count and move.
+formulas of many auctions, is the same to the last state, count, move and last-suit sum (the
+levels by ``expand``, the last suit by ``last_suit``).
 
 Where the kernels were not built (a machine without a C compiler at install) the engine runs
 the numpy programme alone and these comparisons are skipped; CI builds them, and says so."""
@@ -46,9 +47,9 @@ def _assert_same(a, b):
         assert x.dtype == y.dtype and np.array_equal(x, y)
     for x, y in zip(a.counts, b.counts, strict=True):
         assert np.array_equal(x, y)
-    assert np.array_equal(a.ph, b.ph)
+    assert np.array_equal(a.ph, b.ph) and np.array_equal(a.completions, b.completions)
     assert (a.aux is None and b.aux is None) or np.array_equal(a.aux, b.aux)
-    assert a.work == b.work  # the pairs formed count the same (the deal-level budget reads them)
+    assert a.work == b.work and a.last_pairs == b.last_pairs  # the deal-level budget reads the pairs formed
     assert a._moves.keys() == b._moves.keys()
     for k in a._moves:
         for x, y in zip(a._moves[k], b._moves[k], strict=True):
