@@ -229,3 +229,83 @@ def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[:
                 completions[r] += w
                 ph[pidx[i] * nhcp + ((key >> hcp_off) & hcp_mask)] += cnt * w
     return pairs
+
+
+cdef enum:  # the node types of a formula program (engine._program writes them)
+    _AND = 0
+    _OR = 1
+    _NOT = 2
+    _CMP = 3
+    _PATTERN = 4
+    _SHAPE = 5
+
+
+cdef bint _holds(const int64_t *p, Py_ssize_t at, int64_t key, const int64_t *lens) noexcept nogil:
+    """The truth of the node at ``at`` of program ``p`` on one packed state (see engine._program)."""
+    cdef int64_t kind = p[at], end = p[at + 1], v, a, b, t
+    cdef Py_ssize_t i, q, n
+    cdef int64_t l[4]
+    cdef int64_t s[4]
+    if kind == _AND or kind == _OR:
+        i = at + 2
+        while i < end:
+            if _holds(p, i, key, lens) != (kind == _AND):
+                return kind == _OR
+            i = p[i + 1]
+        return kind == _AND
+    if kind == _NOT:
+        return not _holds(p, at + 2, key, lens)
+    if kind == _CMP:  # const + sum of coef * column, compared with 0: op, const, n, (offset, mask, coef) * n
+        v = p[at + 3]
+        n = p[at + 4]
+        for q in range(n):
+            v += p[at + 7 + 3 * q] * ((key >> p[at + 5 + 3 * q]) & p[at + 6 + 3 * q])
+        a = p[at + 2]
+        if a == 0:
+            return v >= 0
+        if a == 1:
+            return v <= 0
+        if a == 2:
+            return v == 0
+        return v != 0
+    for q in range(4):
+        l[q] = (key >> lens[2 * q]) & lens[2 * q + 1]
+    n = p[at + 2]
+    if kind == _PATTERN:  # n patterns of four lengths, -1 for any
+        for i in range(n):
+            for q in range(4):
+                t = p[at + 3 + 4 * i + q]
+                if t >= 0 and t != l[q]:
+                    break
+            else:
+                return True
+        return False
+    # _SHAPE: n shapes of four lengths, longest first
+    for q in range(4):
+        s[q] = l[q]
+    for q in range(1, 4):  # the four lengths, longest first
+        a = s[q]
+        b = q
+        while b > 0 and s[b - 1] < a:
+            s[b] = s[b - 1]
+            b -= 1
+        s[b] = a
+    for i in range(n):
+        for q in range(4):
+            if p[at + 3 + 4 * i + q] != s[q]:
+                break
+        else:
+            return True
+    return False
+
+
+def formula_truth(const int64_t[::1] program, const int64_t[::1] keys, const int64_t[::1] lens):
+    """The truth of a formula program (engine._program) on each packed state of ``keys``;
+    ``lens`` holds the four length columns' (offset, mask)."""
+    cdef Py_ssize_t i, n = keys.shape[0]
+    out = np.empty(n, np.bool_)
+    cdef uint8_t[::1] o = out.view(np.uint8)
+    with nogil:
+        for i in range(n):
+            o[i] = _holds(&program[0], 0, keys[i], &lens[0])
+    return out

@@ -1320,6 +1320,50 @@ def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, 
 
 
 _NO_CAP = np.zeros(1, np.int64)
+_OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3}
+
+
+def _program(f: Node, lay: Layout) -> np.ndarray:
+    """A rewritten formula as the compiled walk reads it (``_kernels.formula_truth``): its
+    nodes in preorder, each as its type, the index just past it, then its own words:
+
+    * and / or (types 0, 1): its children;  not (2): its child;
+    * a comparison (3): the operator (>= <= == != as 0-3), the constant, the number of terms,
+      then (offset, mask, coefficient) of each term's column: const + sum of the terms, op 0
+      (a column test ``col op value`` is the comparison ``col - value op 0``);
+    * pattern (4) and shape (5): their number, then four lengths each (-1 for any; a shape's
+      longest first)."""
+    plan, out = lay.plan, []
+
+    def column(j: int) -> list[int]:
+        return [int(lay.offs[j]), int(lay.masks[j])]
+
+    def emit(x: Node) -> None:
+        at = len(out)
+        if isinstance(x, (And, Or)):
+            out.extend([0 if isinstance(x, And) else 1, 0])
+            for c in x.items:
+                emit(c)
+        elif isinstance(x, Not):
+            out.extend([2, 0])
+            emit(x.item)
+        elif isinstance(x, ColTest):
+            out.extend([3, 0, _OPS[x.op], -int(x.value), 1, *column(plan.index[x.key]), 1])
+        elif isinstance(x, Cmp):
+            out.extend([3, 0, _OPS[x.op], int(x.const), len(x.terms)])
+            for c, ft in x.terms:
+                out.extend([*column(plan.index[_feature_key(ft)]), int(c)])
+        elif isinstance(x, (Pattern, Shape)):
+            rows = x.patterns if isinstance(x, Pattern) else x.shapes
+            out.extend([4 if isinstance(x, Pattern) else 5, 0, len(rows)])
+            for row in rows:
+                out.extend(-1 if v is None else int(v) for v in row)
+        else:
+            raise TypeError(f"cannot evaluate {x!r}")
+        out[at + 1] = len(out)
+
+    emit(f)
+    return np.array(out, np.int64)
 # what Evaluator.kernel_tables says of a pattern group with no truth table (the others: the
 # table's number, or where the formula is settled, true or false)
 _SETTLED, _FALSE, _WALKED = -1, -2, -3
@@ -1568,6 +1612,24 @@ class _Evaluator:
         return table[idx]
 
     def truth(self, f: Node, keys: np.ndarray) -> np.ndarray:
+        if _kernels is not None:  # the compiled walk, one state at a time (stopping where it is settled)
+            programs = self.__dict__.setdefault("_programs", {})
+            if f not in programs:
+                programs[f] = _program(f, self.lay)
+            keys = np.ascontiguousarray(keys, np.int64)
+            return _kernels.formula_truth(programs[f], keys.ravel(), self._lens).reshape(keys.shape)
+        return self.numpy_truth(f, keys)
+
+    @cached_property
+    def _lens(self) -> np.ndarray:
+        """The four length columns' offsets and masks, as the compiled walk reads them."""
+        return np.array([v for s in SUITS for v in (int(self.lay.offs[self.lay.plan.index[("len", s)]]),
+                                                     int(self.lay.masks[self.lay.plan.index[("len", s)]]))],
+                        np.int64)
+
+    def numpy_truth(self, f: Node, keys: np.ndarray) -> np.ndarray:
+        """The truth of ``f`` on packed states by numpy, node by node (what the compiled walk,
+        where it was built, computes: the reference)."""
         lay, plan = self.lay, self.lay.plan
         cache: dict[int, np.ndarray] = {}
 

@@ -1,7 +1,8 @@
 """The compiled kernels (canary_infer/_kernels.pyx) compute exactly what the numpy programme
 they replace computes: every table built both ways, on random formulas and on the seats'
 formulas of many auctions, is the same to the last state, count, move and last-suit sum (the
-levels by ``expand``, the last suit by ``last_suit``).
+levels by ``expand``, the last suit by ``last_suit``), and the compiled walk of a formula
+(``formula_truth``) answers as numpy's, node by node, on any packed state.
 
 Where the kernels were not built (a machine without a C compiler at install) the engine runs
 the numpy programme alone and these comparisons are skipped; CI builds them, and says so."""
@@ -66,6 +67,23 @@ def test_the_kernels_build_the_tables_the_numpy_programme_builds(text, kw, seed,
     avail = Available.excluding(Hand.random(random.Random(seed))) if known else Available()
     with pytest.MonkeyPatch.context() as mp:
         _assert_same(*_both(parse(text), mp, avail=avail, **kw))
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(formula_texts(), st.integers(0, 2**32))
+def test_the_compiled_walk_of_a_formula_is_numpys(text, seed):
+    t = build_seat(parse(text))
+    if t is None or t.evaluate is None:
+        return
+    ev, rng = t.evaluate, np.random.default_rng(seed)
+    # the states the formula is read on, and any others: both compute a function of the bits
+    keys = np.concatenate([t.keys[3], rng.integers(0, 1 << 62, 500, dtype=np.int64)])
+    # the groups' formulas, and the length tests the groups settle (so that none is left out)
+    lengths = [parse(x) for x in ("shape 4333 | 5431 | 7600", "pattern 5-3-x-x | 4-4-1-4 | x-x-x-0",
+                                  "not shape 4432 and pattern x-5-x-x")]
+    for f in [*ev.formulas, *lengths]:
+        assert np.array_equal(ev.truth(f, keys), ev.numpy_truth(f, keys)), str(f)
 
 
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
