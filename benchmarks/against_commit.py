@@ -6,7 +6,8 @@ comparison made side by side means anything).
     python benchmarks/against_commit.py HEAD~3 --rounds 10 "P P" "P 1S"
 
 The earlier commit's package is unpacked (``git archive``) into a temporary folder under another
-name, its system files with it, and each Inferencer reads its own commit's files.  Each round
+name, its system files with it (and its compiled kernels built there, if it has them: Cython
+is then needed), and each Inferencer reads its own commit's files.  Each round
 makes a fresh Inferencer per side and runs the auctions in the list's order (so tables built
 by one auction serve the next, as in ``bench_infer``'s batch).  The answers compared are each
 auction's ``as_json()`` from a fresh Inferencer, disk cache off.
@@ -45,6 +46,12 @@ def unpack(rev: str, into: Path) -> str:
     for f in (into / "canary_then").glob("*.py"):
         text = f.read_text()
         f.write_text(re.sub(r"^(\s*)from canary_infer\.", r"\1from canary_then.", text, flags=re.M))
+    if (into / "canary_then" / "_kernels.pyx").exists():  # its compiled kernels, as an install builds them
+        code = ("from setuptools import Extension, setup; from Cython.Build import cythonize; "
+                "setup(ext_modules=cythonize([Extension('canary_then._kernels', ['canary_then/_kernels.pyx'], "
+                "extra_compile_args=['-O3'])], language_level=3, quiet=True), "
+                "script_args=['-q', 'build_ext', '--inplace'])")
+        subprocess.run([sys.executable, "-c", code], cwd=into, check=True, capture_output=True)
     sys.path.insert(0, str(into))
     return "canary_then"
 

@@ -801,24 +801,19 @@ class SeatTable:
         code = (keys[base] >> lay.low) + cards
         good = self.viable_code[code]
         base, cards, pidx = base[good], cards[good], CODE_TO_PAT[code[good]]
-        if ev is None:
-            table_of, walked = np.full(len(base), -1, np.int32), base[:0]
+        if ev is None:  # the formula holds (every group settled)
+            (truth, truth_at, tcols), table = _NO_TRUTH, np.full(len(base), _SETTLED)
         else:
             truth, truth_at, tcols, kind = ev.kernel_tables()
-            k = kind[ev.gid[pidx]]
-            walked = base[k == _WALKED]
-            keep = k >= _SETTLED
-            base, cards, pidx, table_of = base[keep], cards[keep], pidx[keep], np.maximum(k[keep], -1)
-        if ev is None:
-            truth, truth_at, tcols = _NO_TRUTH
-        hcp_j = lay.plan.index[("hcp", None)]
-        most = self.shaper.most
-        most = (int(lay.offs[most[0]]), int(lay.masks[most[0]]), most[1]) if most is not None else (-1, 0, 0)
-        first = np.searchsorted(step.sorted_length, np.arange(15), side="left").astype(np.int64)
+            table = kind[ev.gid[pidx]]
+        walked = base[table == _WALKED]
+        keep = table >= _SETTLED
+        first = np.searchsorted(step.sorted_length, np.arange(15), side="left")  # contributions by length
         pairs = _kernels.last_suit(
-            keys, self.counts[3], base.astype(np.int64), pidx, table_of.astype(np.int32), cards.astype(np.int64),
-            step.keys, step.counts, step.by_length.astype(np.int64), first, truth, truth_at, tcols, NHCP,
-            int(lay.offs[hcp_j]), int(lay.masks[hcp_j]), *most, ph, completions)
+            keys, self.counts[3], base[keep].astype(np.int64), pidx[keep], table[keep].astype(np.int32),
+            cards[keep].astype(np.int64), step.keys, step.counts, step.by_length.astype(np.int64),
+            first.astype(np.int64), truth, truth_at, tcols, NHCP, *_field(lay, lay.plan.index[("hcp", None)]),
+            *_most(lay, self.shaper), ph, completions)
         return pairs, walked
 
     def restrict(self, pat_ok: np.ndarray) -> SeatTable:
@@ -1306,21 +1301,32 @@ def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, 
     The same as build_seat's numpy loop over :func:`_pairs`, the shaper and :func:`_dedup_keys`."""
     fit = np.searchsorted(step.sorted_length, np.arange(14), side="right")  # per cards left
     ones, rest = lay.recap_split
-    def field(j: int) -> tuple[int, int]:  # a column's offset and mask
-        return int(lay.offs[j]), int(lay.masks[j])
-
-    hcp = field(shaper.hcp_j) if shaper.hcp_cap is not None else (-1, 0)  # an offset of -1: no such test
-    most = (*field(shaper.most[0]), shaper.most[1]) if shaper.most is not None else (-1, 0, 0)
-    lite = (*field(shaper.lite[0]), *shaper.lite[1:]) if shaper.lite is not None else (-1, 0, 0, 0)
+    hcp = _field(lay, shaper.hcp_j) if shaper.hcp_cap is not None else (-1, 0)  # an offset of -1: no such test
+    lite = (*_field(lay, shaper.lite[0]), *shaper.lite[1:]) if shaper.lite is not None else (-1, 0, 0, 0)
     big = int(fit[13 - _used(keys, lay.low)].sum()) >= _KEEP_MOVES  # as the numpy loop decides
     return _kernels.expand(
         keys, counts, lay.low, k, step.keys, step.counts, step.by_length.astype(np.int64), fit.astype(np.int64),
         ones, np.array(rest, np.int64).reshape(-1, 3), shaper.allowed[k].view(np.uint8), shaper.keep[k],
-        shaper.hcp_cap[k] if shaper.hcp_cap is not None else _NO_CAP, *hcp, *most, *lite, big)
+        shaper.hcp_cap[k] if shaper.hcp_cap is not None else _NO_CAP, *hcp, *_most(lay, shaper), *lite, big)
+
+
+def _field(lay: Layout, j: int) -> tuple[int, int]:
+    """A column's offset and mask in the packed state, as the kernels read it."""
+    return int(lay.offs[j]), int(lay.masks[j])
+
+
+def _most(lay: Layout, shaper: _Shaper) -> tuple[int, int, int]:
+    """The shaper's limit on a column (offset, mask, most), as the kernels read it; an offset
+    of -1 where there is none."""
+    return (*_field(lay, shaper.most[0]), shaper.most[1]) if shaper.most is not None else (-1, 0, 0)
 
 
 _NO_CAP = np.zeros(1, np.int64)
-_OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3}
+# what Evaluator.kernel_tables says of a pattern group with no truth table (the others: the
+# table's number, or where the formula is settled, true or false)
+_SETTLED, _FALSE, _WALKED = -1, -2, -3
+_NO_TRUTH = (np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 3), np.int64))
+_OPS = {">=": 0, "<=": 1, "==": 2, "!=": 3}  # the comparisons, as the compiled walk numbers them
 
 
 def _program(f: Node, lay: Layout) -> np.ndarray:
@@ -1335,9 +1341,6 @@ def _program(f: Node, lay: Layout) -> np.ndarray:
       longest first)."""
     plan, out = lay.plan, []
 
-    def column(j: int) -> list[int]:
-        return [int(lay.offs[j]), int(lay.masks[j])]
-
     def emit(x: Node) -> None:
         at = len(out)
         if isinstance(x, (And, Or)):
@@ -1348,11 +1351,11 @@ def _program(f: Node, lay: Layout) -> np.ndarray:
             out.extend([2, 0])
             emit(x.item)
         elif isinstance(x, ColTest):
-            out.extend([3, 0, _OPS[x.op], -int(x.value), 1, *column(plan.index[x.key]), 1])
+            out.extend([3, 0, _OPS[x.op], -int(x.value), 1, *_field(lay, plan.index[x.key]), 1])
         elif isinstance(x, Cmp):
             out.extend([3, 0, _OPS[x.op], int(x.const), len(x.terms)])
             for c, ft in x.terms:
-                out.extend([*column(plan.index[_feature_key(ft)]), int(c)])
+                out.extend([*_field(lay, plan.index[_feature_key(ft)]), int(c)])
         elif isinstance(x, (Pattern, Shape)):
             rows = x.patterns if isinstance(x, Pattern) else x.shapes
             out.extend([4 if isinstance(x, Pattern) else 5, 0, len(rows)])
@@ -1364,10 +1367,6 @@ def _program(f: Node, lay: Layout) -> np.ndarray:
 
     emit(f)
     return np.array(out, np.int64)
-# what Evaluator.kernel_tables says of a pattern group with no truth table (the others: the
-# table's number, or where the formula is settled, true or false)
-_SETTLED, _FALSE, _WALKED = -1, -2, -3
-_NO_TRUTH = (np.zeros(1, np.uint8), np.zeros(1, np.int64), np.zeros((1, 3), np.int64))
 
 
 class _Shaper:
@@ -1567,8 +1566,7 @@ class _Evaluator:
                     kind[gi] = len(parts)
                     parts.append(table.astype(np.uint8))
                     at.append(at[-1] + len(table))
-                    cols.append([v for j, sh in zip(cs, shifts, strict=True)
-                                 for v in (int(self.lay.offs[j]), int(self.lay.masks[j]), sh)])
+                    cols.append([v for j, sh in zip(cs, shifts, strict=True) for v in (*_field(self.lay, j), sh)])
             width = max([len(c) for c in cols] + [3])
             tcols = np.zeros((max(len(cols), 1), width), np.int64)
             for t, c in enumerate(cols):
@@ -1623,9 +1621,7 @@ class _Evaluator:
     @cached_property
     def _lens(self) -> np.ndarray:
         """The four length columns' offsets and masks, as the compiled walk reads them."""
-        return np.array([v for s in SUITS for v in (int(self.lay.offs[self.lay.plan.index[("len", s)]]),
-                                                     int(self.lay.masks[self.lay.plan.index[("len", s)]]))],
-                        np.int64)
+        return np.array([v for s in SUITS for v in _field(self.lay, self.lay.plan.index[("len", s)])], np.int64)
 
     def numpy_truth(self, f: Node, keys: np.ndarray) -> np.ndarray:
         """The truth of ``f`` on packed states by numpy, node by node (what the compiled walk,
