@@ -18,7 +18,10 @@ Three steps, each sound on its own:
    takes the lowest cards of a pattern it, or the other seat, wants), and single swaps of
    two cards between two seats are tried wherever they give
    a seat a pattern not yet seen or HCP beyond those seen, and kept when every seat's calls
-   still fit (then swaps from those, and so on).  Then, for
+   still fit (then swaps from those, and so on).  The few patterns still unseen (most often
+   a suit of nearly all its cards) are sought in deals made straight from the cards: the seat
+   takes the highest (or lowest) cards of the pattern, the rest is dealt at random and every
+   constrained hand checked (:meth:`_Search.shaped`).  Then, for
    each pattern or bound in the outer bound but not yet seen, deals are drawn with that seat
    held to it (its hand drawn from its own table with that pattern or HCP, the tightest other
    seats from pools of their own hands that share no card with it, the rest dealt at random
@@ -36,7 +39,7 @@ busy machine as on an idle one.  Each piece counts about the seconds it takes he
   each table an exact tail builds on the cards left, the same way (plus :data:`TAIL_COST`);
 * the outer bound, :data:`OUTER_BASE` and :data:`GRID_COST` per (cell, pattern) pair its
   grids look at; the first draw, :data:`DRAW_BASE` and :data:`DEAL_COST` per deal dealt;
-* a drawing attempt, :data:`TRY_COST` per deal tried; a hand drawn from a table,
+* a drawing attempt (or a deal made from the cards), :data:`TRY_COST` per deal tried; a hand drawn from a table,
   :data:`HAND_COST`; a table's first draw, its last suit evaluated again (:data:`SAMPLE_BASE`
   and ``LAST_COST`` a pair, as in its build: at most what its draws evaluate) and each new
   condition drawn under,
@@ -489,6 +492,36 @@ class _Search:
         np.put_along_axis(owner, mine, np.int8(SEATS.index(seat)), axis=1)
         j._deal_rest(owner, [SEATS.index(s) for s in j.unseen_seats if s != seat], self.rng)
         ok = np.ones(tries, bool)
+        for s in j.constrained:
+            ok &= j.tables[s].holds(_classes(owner, SEATS.index(s)))
+        return owner[ok] if ok.any() else None
+
+    def shaped(self, seat: str, pats: list[int], tries: int, rng: np.random.Generator) -> np.ndarray | None:
+        """Consistent deals where ``seat`` holds each of the patterns ``pats`` (indices), made
+        straight from the cards: in every suit it takes the highest unseen cards it needs (half
+        the tries) or the lowest, and the other seats are dealt the rest at random, ``tries``
+        times a pattern; every constrained seat's hand (the seat's own too) is checked.  What
+        the draws from tables seldom reach, such as a long suit of all its cards, is often
+        found this way at once.  None if no deal tried fits."""
+        j = self.j
+        if not pats:
+            return None
+        u = j.unseen.reshape(4, 13)
+        want = np.repeat(PAT_LENGTHS[pats], tries, axis=0)  # (rows, 4)
+        if (want > u.sum(axis=1)).any(axis=1).all():
+            return None
+        n = len(want)
+        rank = np.broadcast_to(np.arange(13), (n, 4, 13))
+        top = (np.arange(n) % tries < tries // 2)[:, None, None]
+        key = np.where(u[None], np.where(top, rank, 13 - rank), 99)  # the highest (or lowest) unseen first
+        mine = np.argsort(np.argsort(key, axis=2, kind="stable"), axis=2, kind="stable") < want[:, :, None]
+        fits = (want <= u.sum(axis=1)).all(axis=1)
+        owner = np.full((n, 52), -1, np.int8)
+        if j.known is not None:
+            owner[:, ~j.unseen] = SEATS.index(j.known[0])
+        owner[mine.reshape(n, 52)] = SEATS.index(seat)
+        j._deal_rest(owner, [SEATS.index(s) for s in j.unseen_seats if s != seat], rng)
+        ok = fits.copy()
         for s in j.constrained:
             ok &= j.tables[s].holds(_classes(owner, SEATS.index(s)))
         return owner[ok] if ok.any() else None
@@ -1318,6 +1351,8 @@ def _take(v: np.ndarray, take, top: bool) -> np.ndarray:
 
 TRY_COST = 1.2e-4  # the work of one deal tried by the drawing search, in seconds of this machine
 EXTREME_TRIES = 256  # deals tried with a free seat holding the best (worst) cards
+SHAPED_MAX = 16  # patterns left unseen for which deals are made straight from the cards (_Search.shaped)
+SHAPED_TRIES = 128  # deals so made for each
 def _length_only(f) -> bool:
     from .joint import _length_only as lo
 
@@ -1504,6 +1539,17 @@ def joint_views(j) -> dict:
             h = (drawn == SEATS.index(s)).astype(np.int64) @ CARD_HCP
             start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
         grow(drawn[unique(np.concatenate(start))])
+
+    # the few patterns the draws and swaps left (most often a long suit of nearly all its cards):
+    # deals made straight from the cards, before the rounds below draw for them from the tables
+    shaping = np.random.default_rng(j.seed + 3)
+    for s in lead:
+        miss = missing(s)
+        if 0 < len(miss) <= SHAPED_MAX and left() > 0:
+            spent[0] += SHAPED_TRIES * len(miss) * TRY_COST
+            found = search.shaped(s, miss, SHAPED_TRIES, shaping)
+            if found is not None:
+                witness(found, 0.0)
 
     # rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat
     idle = {s: 0 for s in j.unseen_seats}

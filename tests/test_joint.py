@@ -878,3 +878,32 @@ def test_a_draw_told_it_may_fall_short_stops_once_its_rate_says_so():
         assert all(evaluate(x, d[s]) for s, x in f.items())
     wide = Joint({"N": parse("hcp >= 15"), "S": parse("hcp >= 10")})  # fewer than 500 in 500 tries
     assert len(wide.sample(500, np.random.default_rng(1), max_tries=2500, short=0.8)) == 500
+
+
+def test_deals_made_from_the_cards_give_a_seat_its_long_suit_patterns():
+    """_Search.shaped: a seat takes the highest (or lowest) cards of a pattern, the others are
+    dealt the rest at random, and each constrained hand is checked: every deal returned is
+    whole, fits every call (the exact evaluator) and gives the seat an asked pattern; the
+    13-card suits, which the draws from tables seldom reach, are among them."""
+    from canary_infer.bounds import _Search
+    from canary_infer.engine import ALL_PATTERNS
+
+    f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5")}
+    j = Joint(f)
+    for seat in ("W", "N"):  # a free seat, and a constrained one (whose own hand is checked too)
+        targets = [(0, 0, 13, 0), (0, 13, 0, 0), (0, 12, 0, 1), (0, 0, 0, 13)]
+        out = _Search(j, np.random.default_rng(1)).shaped(
+            seat, [ALL_PATTERNS.index(p) for p in targets], 64, np.random.default_rng(2))
+        assert out is not None
+        shown = set()
+        for row in out:
+            d = deal_of(row)
+            assert len({c for s in "NESW" for c in d[s].cards}) == 52
+            assert all(len(d[s].cards) == 13 for s in "NESW")
+            for s, formula in f.items():
+                assert evaluate(formula, d[s]), (s, d[s])
+            shown.add(tuple(len(d[seat].suit(x)) for x in SUITS))
+        assert shown <= set(targets)
+        # W takes any of them; N's 13 diamonds (or hearts, or clubs) are 10 HCP, within its 9 only
+        # as the lowest twelve hearts and a club
+        assert shown == (set(targets) if seat == "W" else {(0, 12, 0, 1)})
