@@ -309,3 +309,57 @@ def formula_truth(const int64_t[::1] program, const int64_t[::1] keys, const int
         for i in range(n):
             o[i] = _holds(&program[0], 0, keys[i], &lens[0])
     return out
+
+
+def holds(const int64_t[:, ::1] cls, const int64_t[:, ::1] contrib, int low, int64_t ones,
+          const int64_t[:, ::1] rest, const uint8_t[::1] viable_code, const int64_t[::1] code_to_pat,
+          const int64_t[::1] group_of, const int64_t[::1] kind, const uint8_t[::1] truth,
+          const int64_t[::1] truth_at, const int64_t[:, ::1] tcols, const int64_t[::1] programs,
+          const int64_t[::1] program_at, const int64_t[::1] lens):
+    """engine.SeatTable.holds: the formula's truth on concrete hands, given as (n, 4) holding
+    classes.  Each suit's class gives its contribution (``contrib[suit, class]``, -1 for a
+    class the unseen cards cannot make), added to the packed state (brought back under the
+    caps after each of the first three suits); a state of a pattern the table does not allow
+    fails, else its pattern group decides (``kind``: -1 holds, -2 fails, -3 the compiled walk
+    of the group's program at ``program_at``, else that truth table, as in last_suit)."""
+    cdef Py_ssize_t n = cls.shape[0], i, si, q, nrest = rest.shape[0], ncol = tcols.shape[1] // 3
+    cdef int64_t key, c, v, code, g, t, index
+    out = np.zeros(n, np.bool_)
+    cdef uint8_t[::1] o = out.view(np.uint8)
+    cdef bint bad
+    with nogil:
+        for i in range(n):
+            key = 0
+            bad = False
+            for si in range(4):
+                c = contrib[si, cls[i, si]]
+                if c < 0:
+                    bad = True
+                    break
+                key = key + c
+                if si < 3:
+                    if ones:
+                        key = key - ((key & ones) >> 1)
+                    for q in range(nrest):
+                        v = ((key >> rest[q, 0]) & rest[q, 2]) - rest[q, 1]
+                        if v > 0:
+                            key = key - (v << rest[q, 0])
+            if bad:
+                continue
+            code = key >> low
+            if not viable_code[code]:
+                continue
+            g = group_of[code_to_pat[code]]
+            t = kind[g]
+            if t == -1:
+                o[i] = 1
+            elif t == -3:
+                o[i] = _holds(&programs[program_at[g]], 0, key, &lens[0])
+            elif t >= 0:
+                index = 0
+                for q in range(ncol):
+                    if tcols[t, 3 * q + 1] == 0:
+                        break
+                    index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
+                o[i] = truth[truth_at[t] + index]
+    return out

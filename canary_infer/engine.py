@@ -836,6 +836,8 @@ class SeatTable:
     def holds(self, cls: np.ndarray) -> np.ndarray:
         """The formula's truth on n concrete hands given as (n, 4) holding classes
         (length * 64 + top-card mask), by the same packed evaluation as the programme."""
+        if _kernels is not None:
+            return _kernels.holds(np.ascontiguousarray(cls, np.int64), *self._holds_kernel_data())
         if not hasattr(self, "_class_index"):
             self._class_index = []
             for si in range(4):
@@ -858,6 +860,32 @@ class SeatTable:
             sel = np.flatnonzero(ok)
             ok[sel] = self.evaluate(keys[sel], CODE_TO_PAT[code[sel]])
         return ok
+
+    def _holds_kernel_data(self) -> tuple:
+        """What the compiled holds reads besides the hands, made once: each suit's contribution
+        by holding class (-1 for a class the unseen cards cannot make), the layout's caps, the
+        allowed patterns, and the evaluator's groups with their truth tables and programs."""
+        got = self.__dict__.get("_holds_data")
+        if got is None:
+            lay, ev = self.layout, self.evaluate
+            contrib = np.full((4, 14 * 64), -1, np.int64)
+            for si in range(4):
+                ls, ms, _ = suit_classes(self.avail, si)
+                contrib[si, ls * 64 + ms] = self.steps[si].keys[self.steps[si].of_class]
+            ones, rest = lay.recap_split
+            if ev is None:  # the formula holds wherever the pattern is allowed
+                groups, kind = np.zeros(len(ALL_PATTERNS), np.int64), np.array([_SETTLED])
+                truth, truth_at, tcols = _NO_TRUTH
+                programs, program_at, lens = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(8, np.int64)
+            else:
+                truth, truth_at, tcols, kind = ev.kernel_tables()
+                groups = ev.gid
+                programs, program_at = ev.kernel_programs()
+                lens = ev._lens
+            got = self._holds_data = (contrib, lay.low, ones, np.array(rest, np.int64).reshape(-1, 3),
+                                      self.viable_code.view(np.uint8), CODE_TO_PAT, groups, kind, truth, truth_at,
+                                      tcols, programs, program_at, lens)
+        return got
 
     # ------------------------------------------------------------------ sampling
     def _next(self, k: int, keys: np.ndarray) -> np.ndarray:
@@ -1573,6 +1601,19 @@ class _Evaluator:
                 tcols[t, :len(c)] = c
             truth = np.concatenate(parts) if parts else np.zeros(1, np.uint8)
             got = self._kernel_tables = (truth, np.array(at[:-1] or [0], np.int64), tcols, kind)
+        return got
+
+    def kernel_programs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The programs (:func:`_program`) of the groups walked node by node, end to end, and
+        where each group's starts (-1 for a group with a table or settled), made once."""
+        got = self.__dict__.get("_kernel_programs")
+        if got is None:
+            parts, at, size = [], np.full(len(self.formulas), -1, np.int64), 0
+            for gi, f in enumerate(self.formulas):
+                if f not in (TRUE, FALSE) and self.tables[gi] is None:
+                    parts.append(_program(f, self.lay))
+                    at[gi], size = size, size + len(parts[-1])
+            got = self._kernel_programs = (np.concatenate(parts) if parts else np.zeros(1, np.int64), at)
         return got
 
     def hcp_ceiling(self) -> np.ndarray:

@@ -86,6 +86,34 @@ def test_the_compiled_walk_of_a_formula_is_numpys(text, seed):
         assert np.array_equal(ev.truth(f, keys), ev.numpy_truth(f, keys)), str(f)
 
 
+def _random_classes(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random hands' holding classes, of the whole deck (beside a known hand, many of them
+    hold some of its cards: classes the table's unseen cards cannot make)."""
+    from canary_infer.joint import classes_of
+
+    owner = np.zeros((n, 52), np.int8)
+    for i in range(n):
+        owner[i, rng.choice(52, 13, replace=False)] = 1
+    return classes_of(owner, 1)
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(formula_texts(), st.integers(0, 2**32), st.booleans())
+def test_the_compiled_check_of_hands_is_numpys(text, seed, known):
+    """SeatTable.holds by the kernel and by numpy, on random hands (with a known hand, some of
+    them hold its cards, which no unseen hand can: both say no)."""
+    hand = Hand.random(random.Random(seed)) if known else None
+    t = build_seat(parse(text), Available.excluding(hand) if hand else Available())
+    if t is None:
+        return
+    cls = _random_classes(np.random.default_rng(seed), 300)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "_kernels", None)
+        expected = t.holds(cls)
+    assert np.array_equal(t.holds(cls), expected)
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
@@ -103,5 +131,11 @@ def test_the_seats_tables_of_many_auctions_are_the_same_both_ways(monkeypatch):
             if f:
                 formulas[conj(f)] = None
     assert len(formulas) >= 15
+    cls = _random_classes(np.random.default_rng(7), 2000)
     for i, f in enumerate(formulas):  # the first-seat pass has the largest levels (moves kept)
-        _assert_same(*_both(f, monkeypatch, **OPTIONS[i % len(OPTIONS)]))
+        numpy_way, kernel_way = _both(f, monkeypatch, **OPTIONS[i % len(OPTIONS)])
+        _assert_same(numpy_way, kernel_way)
+        with monkeypatch.context() as m:
+            m.setattr(engine, "_kernels", None)
+            expected = numpy_way.holds(cls)
+        assert np.array_equal(kernel_way.holds(cls), expected)
