@@ -6,8 +6,8 @@ reference (and as the engine when this module was not built): the tests compare 
 
 import numpy as np
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, qsort
 
 
 cdef inline int64_t _lengths_used(int64_t code) noexcept nogil:
@@ -363,3 +363,178 @@ def holds(const int64_t[:, ::1] cls, const int64_t[:, ::1] contrib, int low, int
                     index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
                 o[i] = truth[truth_at[t] + index]
     return out
+
+
+cdef struct _Entry:
+    int64_t col
+    int64_t nxt
+    double w
+
+
+cdef int _by_state(const void *a, const void *b) noexcept nogil:
+    cdef int64_t x = (<const int64_t *> a)[0], y = (<const int64_t *> b)[0]
+    return (x > y) - (x < y)
+
+
+cdef int _by_col(const void *a, const void *b) noexcept nogil:
+    cdef int64_t x = (<const _Entry *> a).col, y = (<const _Entry *> b).col
+    return (x > y) - (x < y)
+
+
+cdef Py_ssize_t _pick(_Entry *e, Py_ssize_t cnt, double row, double u) noexcept nogil:
+    """engine._pick_moves for one draw: the entry whose normalised running weight (plus the
+    row's number, as numpy lays rows end to end) first passes row + u; past the row (a
+    rounding at the very top), its last entry of positive weight."""
+    cdef double tot = 0.0, v = row + u, c = 0.0
+    cdef Py_ssize_t j, last = -1
+    for j in range(cnt):
+        tot += e[j].w
+    for j in range(cnt):
+        c += e[j].w
+        if e[j].w > 0:
+            last = j
+        if ((c / tot) if tot > 0 else c) + row > v:
+            return j
+    return last
+
+
+def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
+         const int64_t[::1] first3, const int64_t[::1] cols3, const double[::1] ways3, const int8_t[::1] hcp3,
+         const double[::1] factor3,
+         const int64_t[::1] keys3, int low, const int64_t[::1] step_keys3, const double[::1] step_counts3,
+         const int64_t[::1] by_len3, const int64_t[::1] first_of_length,
+         const uint8_t[::1] viable_code, const int64_t[::1] code_to_pat, const double[::1] pat_ok, bint pat_weights,
+         const int64_t[::1] group_of, const int64_t[::1] kind, const uint8_t[::1] truth,
+         const int64_t[::1] truth_at, const int64_t[:, ::1] tcols, const int64_t[::1] programs,
+         const int64_t[::1] program_at, const int64_t[::1] lens,
+         int hcp_off, int64_t hcp_mask, const double[::1] hcp_ok, int most_off, int64_t most_mask, int64_t most_max):
+    """engine.SeatTable.sample's walk through the suits (before each suit's holding class is
+    chosen): n draws, each suit's contribution chosen among its state's moves by the weights
+    numpy gives them, with the same uniform numbers ``u`` (one row a suit) and the same
+    arithmetic, so that the draws are those of the numpy walk.
+
+    ``levels``: for the first three suits, (first move of each state, the moves' contributions
+    and next states, the next level's completions, the suit's holding counts); a state's moves
+    are weighed in order of contribution, as numpy orders them.  The last suit by its kept moves (``last_moves``: ``first3``, ``cols3``,
+    ``ways3``, ``hcp3``, and ``factor3`` per state, empty for none) or, else, by evaluating
+    the formula on the states drawn (as engine._blocks, with the tables and programs of
+    holds).  ``pat_ok`` (empty: none) keeps patterns of positive weight, and weighs them
+    where ``pat_weights``; ``hcp_ok`` (empty: none) weighs each HCP total.  Returns the
+    contributions chosen, (n, 4), and the third-suit states drawn."""
+    cdef Py_ssize_t i, j, k, g0, g1, cnt, row, q, ncol = tcols.shape[1] // 3
+    cdef int64_t s, key, code, pat, grp, t, index, c, n3, h
+    cdef double w
+    cdef bint ok
+    chosen_a = np.zeros((n, 4), np.int64)
+    cdef int64_t[:, ::1] chosen = chosen_a
+    state_a = np.zeros(n, np.int64)
+    cdef int64_t[::1] state = state_a
+    order_a = np.empty(n, np.int64)
+    cdef int64_t[::1] order = order_a
+    pairs_a = np.empty((n, 2), np.int64)
+    cdef int64_t[:, ::1] pairs = pairs_a
+    cdef const int64_t[::1] first
+    cdef const int32_t[::1] cols
+    cdef const int32_t[::1] nxt
+    cdef const double[::1] back
+    cdef const double[::1] counts
+    cdef Py_ssize_t most = 0
+    cdef _Entry *e = NULL
+    cdef Py_ssize_t cap = 0
+    cdef Py_ssize_t drawn3 = 0
+    try:
+        for k in range(4):
+            if k < 3:
+                first, cols, nxt, back, counts = levels[k]
+            with nogil:
+                # the draws by state: each state's row is its place among the distinct states
+                for i in range(n):
+                    pairs[i, 0] = state[i]
+                    pairs[i, 1] = i
+                qsort(&pairs[0, 0], n, 2 * sizeof(int64_t), _by_state)
+                row = -1
+                g0 = 0
+                while g0 < n:
+                    s = pairs[g0, 0]
+                    g1 = g0
+                    while g1 < n and pairs[g1, 0] == s:
+                        g1 += 1
+                    row += 1
+                    # the state's entries: (contribution, next state, weight), by contribution
+                    if k < 3:
+                        cnt = first[s + 1] - first[s]
+                    elif last_moves:
+                        cnt = first3[s + 1] - first3[s]
+                    else:
+                        n3 = 13 - _lengths_used((keys3[s] >> low) & 0xFFFF)
+                        cnt = first_of_length[n3 + 1] - first_of_length[n3]
+                    if cnt > cap:
+                        free(e)
+                        cap = 2 * cnt
+                        e = <_Entry *> malloc(cap * sizeof(_Entry))
+                        if e == NULL:
+                            break
+                    if k < 3:
+                        for j in range(cnt):
+                            q = first[s] + j
+                            e[j].col = cols[q]
+                            e[j].nxt = nxt[q]
+                            e[j].w = back[nxt[q]] * counts[cols[q]]
+                    elif last_moves:
+                        for j in range(cnt):
+                            q = first3[s] + j
+                            e[j].col = cols3[q]
+                            w = ways3[q]
+                            if hcp_ok.shape[0]:
+                                w = w * hcp_ok[hcp3[q]]
+                            if factor3.shape[0]:
+                                w = w * factor3[s]
+                            e[j].w = w
+                    else:
+                        key = keys3[s]
+                        code = (key >> low) + n3
+                        ok = viable_code[code] != 0
+                        pat = code_to_pat[code]
+                        if ok and pat_ok.shape[0]:
+                            ok = pat_ok[pat] > 0
+                        grp = group_of[pat]
+                        t = kind[grp]
+                        if not ok or t == -2:
+                            cnt = 0
+                        for j in range(cnt):
+                            c = by_len3[first_of_length[n3] + j]
+                            key = keys3[s] + step_keys3[c]
+                            w = step_counts3[c]
+                            if t == -3:
+                                if not _holds(&programs[program_at[grp]], 0, key, &lens[0]):
+                                    w = w * 0.0
+                            elif t >= 0:
+                                index = 0
+                                for q in range(ncol):
+                                    if tcols[t, 3 * q + 1] == 0:
+                                        break
+                                    index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
+                                w = w * truth[truth_at[t] + index]
+                            if hcp_ok.shape[0]:
+                                w = w * hcp_ok[(key >> hcp_off) & hcp_mask]
+                            if most_off >= 0:
+                                w = w * (((key >> most_off) & most_mask) <= most_max)
+                            if pat_weights:
+                                w = w * pat_ok[pat]
+                            e[j].col = c
+                            e[j].w = w
+                    if k < 3 or last_moves:  # numpy weighs a state's moves in order of contribution
+                        qsort(e, cnt, sizeof(_Entry), _by_col)
+                    for i in range(g0, g1):
+                        j = _pick(e, cnt, <double> row, u[k, pairs[i, 1]])
+                        chosen[pairs[i, 1], k] = e[j].col if j >= 0 else -1
+                        if k < 3:
+                            state[pairs[i, 1]] = e[j].nxt if j >= 0 else -1
+                    g0 = g1
+                if k == 3:
+                    drawn3 = row + 1
+            if e == NULL and cap > 0:
+                raise MemoryError
+    finally:
+        free(e)
+    return chosen_a, drawn3

@@ -922,6 +922,36 @@ class SeatTable:
         self._backward[ck] = out
         return out
 
+    def _walk_kernel(self, n: int, rng: np.random.Generator, pat_ok, hcp_ok, back) -> np.ndarray:
+        """sample()'s walk through the suits by the compiled kernel (``_kernels.draw``): the same
+        contributions chosen, from the same uniform numbers, as the numpy walk below it."""
+        u = np.stack([rng.random(n) for _ in range(4)])  # one a suit, drawn as the numpy walk draws them
+        levels = [(*self._moves_of(k), back[k + 1], self.steps[k].counts) for k in range(3)]
+        none = np.zeros(0)
+        hcp_w = none if hcp_ok is None else np.asarray(hcp_ok, np.float64)
+        if "_last" in self.__dict__:  # the last suit's moves, kept
+            rows, cols, ways, hcp, first = self._last_moves()
+            factor = none if pat_ok is None else self._pattern_factor(pat_ok)
+            last = (True, first.astype(np.int64), cols.astype(np.int64), ways, hcp, factor)
+        else:
+            last = (False, _NO_INT, _NO_INT, none, np.zeros(0, np.int8), none)
+        lay, step = self.layout, self.steps[3]
+        (contrib, low, ones, rest, viable, to_pat, groups, kind, truth, truth_at, tcols, programs, program_at,
+         lens) = self._holds_kernel_data()
+        chosen, self.drawn_states = _kernels.draw(
+            n, u, levels, *last, self.keys[3], lay.low, step.keys, step.counts, step.by_length.astype(np.int64),
+            np.searchsorted(step.sorted_length, np.arange(15), side="left").astype(np.int64), viable, to_pat,
+            none if pat_ok is None else np.asarray(pat_ok, np.float64), pat_ok is not None and pat_ok.dtype.kind == "f",
+            groups, kind, truth, truth_at, tcols, programs, program_at, lens,
+            *_field(lay, lay.plan.index[("hcp", None)]), hcp_w, *_most(lay, self.shaper))
+        return chosen
+
+    def _moves_of(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_transitions` of level k as the compiled walk reads them: each state's first
+        move, the contributions, the next states."""
+        _, cols, nxt, first = self._transitions(k)
+        return first if first.dtype == np.int64 else first.astype(np.int64), cols, nxt
+
     def _pattern_factor(self, pat_ok: np.ndarray) -> np.ndarray:
         """Per third-suit state, its pattern's weight under ``pat_ok`` (booleans: 1 or 0)."""
         f = pat_ok[self.pattern3]
@@ -995,6 +1025,8 @@ class SeatTable:
         back = self.backward(pat_ok, hcp_ok)
         if back[0][0] <= 0:
             return None
+        if _kernels is not None:
+            return self._classes_of(self._walk_kernel(n, rng, pat_ok, hcp_ok, back), rng)
         state = np.zeros(n, np.int64)
         chosen = np.zeros((n, 4), np.int64)
         for k in range(4):
@@ -1035,7 +1067,12 @@ class SeatTable:
             chosen[:, k] = pick
             if k < 3:
                 state = np.where(entry >= 0, nxt[move][np.maximum(entry, 0)], -1)
-        # from each suit's contribution to one of its holding classes, weighted by their counts
+        return self._classes_of(chosen, rng)
+
+    def _classes_of(self, chosen: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The draws' holding classes: from each suit's contribution chosen (``chosen``, (n, 4)),
+        one of the classes that make it, weighted by their counts."""
+        n = len(chosen)
         out = np.zeros((n, 4), np.int64)
         for k in range(4):
             step = self.steps[k]
@@ -1350,6 +1387,7 @@ def _most(lay: Layout, shaper: _Shaper) -> tuple[int, int, int]:
 
 
 _NO_CAP = np.zeros(1, np.int64)
+_NO_INT = np.zeros(0, np.int64)
 # what Evaluator.kernel_tables says of a pattern group with no truth table (the others: the
 # table's number, or where the formula is settled, true or false)
 _SETTLED, _FALSE, _WALKED = -1, -2, -3

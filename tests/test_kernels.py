@@ -114,6 +114,36 @@ def test_the_compiled_check_of_hands_is_numpys(text, seed, known):
     assert np.array_equal(t.holds(cls), expected)
 
 
+def _draws_both_ways(t, monkeypatch, seed: int) -> None:
+    """The table's draws by the kernel and by numpy, from the same seed, under no condition,
+    a condition on patterns (kept or weighed) or on HCP: the same hands, the same states."""
+    by_pat = t.ph.sum(axis=1)
+    for pat_ok, hcp_ok in [(None, None), (by_pat > by_pat.mean(), None),
+                           (np.where(by_pat > 0, 1 / np.maximum(by_pat, 1), 0.0), None),
+                           (None, np.arange(engine.NHCP) % 3 == 0), (by_pat > 0, np.arange(engine.NHCP) >= 10)]:
+        with monkeypatch.context() as m:
+            m.setattr(engine, "_kernels", None)
+            expected, states = t.sample(200, np.random.default_rng(seed), pat_ok, hcp_ok), t.drawn_states
+        got = t.sample(200, np.random.default_rng(seed), pat_ok, hcp_ok)
+        assert (got is None and expected is None) or np.array_equal(got, expected)
+        assert t.drawn_states == states
+
+
+@needs_kernels
+@settings(max_examples=30, deadline=None)
+@given(formula_texts(), st.integers(0, 2**32))
+def test_the_compiled_draws_are_numpys(text, seed):
+    """SeatTable.sample's walk by the kernel: the draws numpy makes, from the same seed, with the
+    last suit evaluated on the states drawn and from its kept moves."""
+    t = build_seat(parse(text))
+    if t is None:
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        _draws_both_ways(t, mp, seed)
+        t._last_moves()  # the last suit's moves kept, as after an HCP condition
+        _draws_both_ways(t, mp, seed)
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
@@ -139,3 +169,4 @@ def test_the_seats_tables_of_many_auctions_are_the_same_both_ways(monkeypatch):
             m.setattr(engine, "_kernels", None)
             expected = numpy_way.holds(cls)
         assert np.array_equal(kernel_way.holds(cls), expected)
+        _draws_both_ways(kernel_way, monkeypatch, i)
