@@ -191,7 +191,8 @@ def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[:
               const int64_t[::1] first_of_length,
               const uint8_t[::1] truth, const int64_t[::1] truth_at, const int64_t[:, ::1] tcols, int nhcp,
               int hcp_off, int64_t hcp_mask, int most_off, int64_t most_mask, int64_t most_max,
-              double[::1] ph, double[::1] completions):
+              double[::1] ph, double[::1] completions, const int64_t[:, ::1] auxcols, double[::1] aux,
+              int lite_off, int64_t lite_mask, int64_t lite_t, int64_t lite_bits):
     """The last suit's pairs of the given third-suit states (engine.SeatTable.finish's loop over
     _blocks, for states whose formula is settled or read from a truth table): each state
     ``rows[i]`` with every contribution of ``cards[i]`` cards (``by_len`` from
@@ -200,10 +201,11 @@ def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[:
     ``truth[truth_at[t] + index]``, the index made of the columns in row t of ``tcols``:
     (offset, mask, shift) triples, a mask of 0 ending the row) and the ``most`` column is
     within ``most_max`` (an offset of -1: no such test).  Adds each weight times the state's
-    count to ``ph[pattern * nhcp + HCP]`` and the weight to ``completions[state]``; returns
-    the pairs formed."""
-    cdef Py_ssize_t n = rows.shape[0], i, j, q, ncol = tcols.shape[1] // 3
-    cdef int64_t r, c, key, at, pairs = 0, t
+    count to ``ph[pattern * nhcp + HCP]`` and the weight to ``completions[state]``, and with
+    ``auxcols`` rows (offset, mask, cap) to ``aux[(aux values, each capped) * nhcp + HCP]``
+    after the lite honour rule (``lite_off`` -1: none); returns the pairs formed."""
+    cdef Py_ssize_t n = rows.shape[0], i, j, q, ncol = tcols.shape[1] // 3, naux = auxcols.shape[0]
+    cdef int64_t r, c, key, at, pairs = 0, t, v, code
     cdef int64_t index
     cdef double w, cnt
     with nogil:
@@ -227,7 +229,17 @@ def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[:
                 if most_off >= 0 and ((key >> most_off) & most_mask) > most_max:
                     continue
                 completions[r] += w
+                if lite_off >= 0:
+                    v = (key >> lite_off) & lite_mask
+                    if v >= lite_t:
+                        key = (key & ~lite_bits) - ((v - lite_t) << lite_off)
                 ph[pidx[i] * nhcp + ((key >> hcp_off) & hcp_mask)] += cnt * w
+                if naux:
+                    code = 0
+                    for q in range(naux):
+                        v = (key >> auxcols[q, 0]) & auxcols[q, 1]
+                        code = code * (auxcols[q, 2] + 1) + (v if v < auxcols[q, 2] else auxcols[q, 2])
+                    aux[code * nhcp + ((key >> hcp_off) & hcp_mask)] += cnt * w
     return pairs
 
 

@@ -756,10 +756,10 @@ class SeatTable:
         rows3 = None
         if self.viable.sum() * 4 < self.viable.size:  # few patterns (a restricted table): their states only
             rows3 = np.flatnonzero(self.viable[self.pattern3])
-        if _kernels is not None and aux is None:
+        if _kernels is not None:
             # the compiled loop for the states whose formula is settled or read from a truth
             # table; the others (formulas walked node by node) by _blocks, as below
-            last, rows3 = self._last_suit_kernel(rows3, ph, completions)
+            last, rows3 = self._last_suit_kernel(rows3, ph, completions, aux)
             blocks = self._blocks(rows3) if len(rows3) else []
         else:
             few = self._few_last_pairs(rows3)
@@ -789,11 +789,12 @@ class SeatTable:
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
 
-    def _last_suit_kernel(self, rows3: np.ndarray | None, ph: np.ndarray, completions: np.ndarray):
+    def _last_suit_kernel(self, rows3: np.ndarray | None, ph: np.ndarray, completions: np.ndarray,
+                          aux: np.ndarray | None):
         """finish()'s loop over the last suit by the compiled kernel, for the third-suit states
         (of ``rows3``, or all) whose pattern group's formula is settled or has a truth table:
-        adds to ``ph`` and ``completions``; returns the pairs formed and the states left to
-        :meth:`_blocks` (whose formula is walked node by node)."""
+        adds to ``ph``, ``completions`` and ``aux`` (if counted); returns the pairs formed and
+        the states left to :meth:`_blocks` (whose formula is walked node by node)."""
         lay, step, ev = self.layout, self.steps[3], self.evaluate
         keys = self.keys[3]
         base = np.arange(len(keys)) if rows3 is None else rows3
@@ -813,8 +814,17 @@ class SeatTable:
             keys, self.counts[3], base[keep].astype(np.int64), pidx[keep], table[keep].astype(np.int32),
             cards[keep].astype(np.int64), step.keys, step.counts, step.by_length.astype(np.int64),
             first.astype(np.int64), truth, truth_at, tcols, NHCP, *_field(lay, lay.plan.index[("hcp", None)]),
-            *_most(lay, self.shaper), ph, completions)
+            *_most(lay, self.shaper), ph, completions, *self._aux_kernel(aux))
         return pairs, walked
+
+    def _aux_kernel(self, aux: np.ndarray | None) -> tuple:
+        """The aux columns (offset, mask, cap), the counts to add to and the lite honour rule as
+        the last-suit kernel reads them (none: no rows)."""
+        if aux is None:
+            return np.zeros((0, 3), np.int64), np.zeros(0), -1, 0, 0, 0
+        lay = self.layout
+        cols = np.array([(*_field(lay, j), int(lay.caps[j])) for j in self.aux_cols], np.int64).reshape(-1, 3)
+        return cols, aux, *_lite(lay, self.shaper)
 
     def restrict(self, pat_ok: np.ndarray) -> SeatTable:
         """The table of this formula and a condition on the suit lengths alone (``pat_ok``, by
@@ -1367,17 +1377,23 @@ def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, 
     fit = np.searchsorted(step.sorted_length, np.arange(14), side="right")  # per cards left
     ones, rest = lay.recap_split
     hcp = _field(lay, shaper.hcp_j) if shaper.hcp_cap is not None else (-1, 0)  # an offset of -1: no such test
-    lite = (*_field(lay, shaper.lite[0]), *shaper.lite[1:]) if shaper.lite is not None else (-1, 0, 0, 0)
     big = int(fit[13 - _used(keys, lay.low)].sum()) >= _KEEP_MOVES  # as the numpy loop decides
     return _kernels.expand(
         keys, counts, lay.low, k, step.keys, step.counts, step.by_length.astype(np.int64), fit.astype(np.int64),
         ones, np.array(rest, np.int64).reshape(-1, 3), shaper.allowed[k].view(np.uint8), shaper.keep[k],
-        shaper.hcp_cap[k] if shaper.hcp_cap is not None else _NO_CAP, *hcp, *_most(lay, shaper), *lite, big)
+        shaper.hcp_cap[k] if shaper.hcp_cap is not None else _NO_CAP, *hcp, *_most(lay, shaper), *_lite(lay, shaper),
+        big)
 
 
 def _field(lay: Layout, j: int) -> tuple[int, int]:
     """A column's offset and mask in the packed state, as the kernels read it."""
     return int(lay.offs[j]), int(lay.masks[j])
+
+
+def _lite(lay: Layout, shaper: _Shaper) -> tuple[int, int, int, int]:
+    """The shaper's lite honour rule (offset, mask, cap, honour bits), as the kernels read it;
+    an offset of -1 where there is none."""
+    return (*_field(lay, shaper.lite[0]), *shaper.lite[1:]) if shaper.lite is not None else (-1, 0, 0, 0)
 
 
 def _most(lay: Layout, shaper: _Shaper) -> tuple[int, int, int]:
