@@ -1395,6 +1395,9 @@ def joint_views(j) -> dict:
                 seen_lo[t] = min(seen_lo.get(t, 99), a)
                 seen_hi[t] = max(seen_hi.get(t, -1), b)
 
+    pooled = {"pools": np.zeros(14 ** 4, bool), "below": np.zeros(14 ** 4, bool),
+              "fits": np.zeros(len(ALL_PATTERNS), bool)}  # the free seats' pools so far (see witness)
+
     def witness(owner: np.ndarray, weight: float) -> None:
         """Record what consistent deals show (and what the free seats could hold instead)."""
         n = len(owner)
@@ -1417,14 +1420,19 @@ def joint_views(j) -> dict:
         if len(free) >= 2:  # the free seats may share their cards out in any other way
             v = cards[:, free].sum(axis=(1, 2))
             low, high = _take(v, 13, top=False), _take(v, 13, top=True)
-            if any(len(seen_p[s]) < len(ALL_PATTERNS) for s in j.free):
-                # the patterns some deal's pooled free cards can make: those below some pool
-                pool = np.zeros(14 ** 4, bool)
-                pool[lengths[:, free, :].sum(axis=1) @ _R14] = True
-                fits = _at_or_above(pool.reshape(14, 14, 14, 14)).ravel()[_PAT14]
-                for s in j.free:
-                    for i in np.flatnonzero(fits):
-                        seen_p[s].setdefault(int(i), 0.0)
+            # the patterns some deal's pooled free cards can make: those below some pool (the
+            # pools of earlier deals kept, as what is at or below one of them: a pool below
+            # those adds nothing, and only the patterns a new one adds are noted)
+            cells = unique(lengths[:, free, :].sum(axis=1) @ _R14)
+            cells = cells[~pooled["below"][cells]]
+            if len(cells):
+                pooled["pools"][cells] = True
+                pooled["below"] = _at_or_above(pooled["pools"].reshape(14, 14, 14, 14)).ravel()
+                fits = pooled["below"][_PAT14]
+                for i in np.flatnonzero(fits & ~pooled["fits"]).tolist():
+                    for s in j.free:
+                        seen_p[s].setdefault(i, 0.0)
+                pooled["fits"] = fits
             for s in j.free:
                 note_hcp(s, low, high)
         for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
