@@ -550,3 +550,32 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
     finally:
         free(e)
     return chosen_a, drawn3
+
+
+def grid_add(const int64_t[::1] cells, const int64_t[::1] lo, const int64_t[::1] hi, const int64_t[::1] u,
+             const int64_t[:, ::1] pat_lengths, const int64_t[::1] pat_cells, const int64_t[::1] plo,
+             const int64_t[::1] phi, int64_t[::1] out_lo, int64_t[::1] out_hi):
+    """bounds._Grid.add: for each reached cell of summed lengths (``cells``, as 14-ary numbers
+    with their least and most summed HCP ``lo``, ``hi``) and each pattern that fits in the
+    unseen lengths ``u`` left (``pat_lengths``, its cell offset ``pat_cells``, its least and most
+    HCP), the cell reached: its least and most summed HCP lowered and raised into ``out_lo``,
+    ``out_hi``."""
+    cdef Py_ssize_t nc = cells.shape[0], npat = pat_lengths.shape[0], i, p
+    cdef int64_t c, r0, r1, r2, r3, dst, v
+    with nogil:
+        for i in range(nc):
+            c = cells[i]
+            r0 = u[0] - (c // 2744) % 14
+            r1 = u[1] - (c // 196) % 14
+            r2 = u[2] - (c // 14) % 14
+            r3 = u[3] - c % 14
+            for p in range(npat):
+                if pat_lengths[p, 0] > r0 or pat_lengths[p, 1] > r1 or pat_lengths[p, 2] > r2 or pat_lengths[p, 3] > r3:
+                    continue
+                dst = c + pat_cells[p]
+                v = lo[c] + plo[p]
+                if v < out_lo[dst]:
+                    out_lo[dst] = v
+                v = hi[c] + phi[p]
+                if v > out_hi[dst]:
+                    out_hi[dst] = v

@@ -62,7 +62,7 @@ import math
 import numpy as np
 
 from .cards import RANKS, SEATS, SUITS
-from .engine import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
+from .engine import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, _kernels, build_seat, unique
 from .expr import TRUE, Feat
 from .features import TOP
 from .joint import CARD_HCP, CARD_SUIT, RANK_HCP, random_cards  # joint imports this module only when it runs
@@ -105,6 +105,10 @@ class _Grid:
         # "a pattern fits in the room left" for four suits at once: 5-bit fields with a guard
         # bit each, (room + 16) - length keeps the guard bit exactly when room >= length
         out.ops = len(cells) * len(pats)
+        if _kernels is not None:
+            _kernels.grid_add(cells, self.lo, self.hi, self.u, PAT_LENGTHS[pats], _PAT14[pats],
+                              lo[pats].astype(np.int64), hi[pats].astype(np.int64), out.lo, out.hi)
+            return out
         guard = int(sum(16 << (5 * k) for k in range(4)))
         packed_room = (room << _FIELDS).sum(axis=1) | guard
         packed_pat = (PAT_LENGTHS[pats] << _FIELDS).sum(axis=1)

@@ -144,6 +144,29 @@ def test_the_compiled_draws_are_numpys(text, seed):
         _draws_both_ways(t, mp, seed)
 
 
+@needs_kernels
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 3), st.booleans())
+def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
+    """bounds._Grid.add (the outer bound's programme over the seats) by the kernel and by
+    numpy: the same least and most summed HCP in every cell, seat after seat."""
+    from canary_infer import bounds
+
+    rng = np.random.default_rng(seed)
+    u = np.array([13, 13, 13, 13]) - (rng.integers(0, 5, 4) if known else 0)
+    grids = {"numpy": bounds._Grid(u), "kernel": bounds._Grid(u)}
+    for _ in range(seats):
+        ok = rng.random(len(engine.ALL_PATTERNS)) < rng.uniform(0.05, 1.0)
+        lo = rng.integers(0, 20, len(ok))
+        hi = lo + rng.integers(0, 18, len(ok))
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(bounds, "_kernels", None)
+            grids["numpy"] = grids["numpy"].add(ok, lo, hi)
+        grids["kernel"] = grids["kernel"].add(ok, lo, hi)
+        a, b = grids["numpy"], grids["kernel"]
+        assert np.array_equal(a.lo, b.lo) and np.array_equal(a.hi, b.hi) and a.ops == b.ops
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
