@@ -579,3 +579,87 @@ def grid_add(const int64_t[::1] cells, const int64_t[::1] lo, const int64_t[::1]
                 v = hi[c] + phi[p]
                 if v > out_hi[dst]:
                     out_hi[dst] = v
+
+
+def share_rows(const int8_t[:, ::1] owner, const int64_t[::1] takers, int k, const int64_t[:, ::1] pats,
+               int per, bint keep, bint mine):
+    """bounds.reshare's share for one way of keeping: seat k and the ``takers`` pool their cards
+    in each deal (``owner``, (n, 52) seats); for each pattern (``pats`` rows, in order) the
+    first ``per`` deals whose pool has room for it (``mine``: k takes the pattern; else the
+    takers do, k the rest), each dealt anew: k keeps its honours (``keep``) and takes the
+    lowest other pooled cards of each suit up to its lengths, the takers the rest, 13 each in
+    card order.  Returns the new deals and the pattern (row of ``pats``) of each, as
+    bounds._give and share's choice of deals make them."""
+    cdef Py_ssize_t n = owner.shape[0], m = pats.shape[0], nt = takers.shape[0], p, d, s, r, c, cnt, got = 0
+    cdef int64_t target, need, taken, nth
+    lengths_a = np.zeros((n, 4), np.int64)
+    kept_a = np.zeros((n, 4), np.int64)
+    cdef int64_t[:, ::1] lengths = lengths_a, kept = kept_a
+    cdef uint8_t inpool[128]
+    cdef bint can
+    for c in range(128):
+        inpool[c] = 0
+    inpool[k] = 1
+    for c in range(nt):
+        inpool[takers[c]] = 1
+    with nogil:
+        for d in range(n):
+            for c in range(52):
+                if owner[d, c] >= 0 and inpool[owner[d, c]]:
+                    lengths[d, c // 13] += 1
+                if keep and owner[d, c] == k and c % 13 < 4:
+                    kept[d, c // 13] += 1
+    pick_a = np.empty((m * per, 2), np.int64)
+    cdef int64_t[:, ::1] pick = pick_a
+    with nogil:
+        for p in range(m):
+            cnt = 0
+            for d in range(n):
+                can = True
+                for s in range(4):
+                    if mine:
+                        if lengths[d, s] < pats[p, s] or (keep and pats[p, s] < kept[d, s]):
+                            can = False
+                    elif lengths[d, s] - kept[d, s] < pats[p, s]:
+                        can = False
+                if not can:
+                    continue
+                pick[got, 0] = p
+                pick[got, 1] = d
+                got += 1
+                cnt += 1
+                if cnt == per:
+                    break
+    rows_a = np.empty((got, 52), np.int8)
+    cdef int8_t[:, ::1] rows = rows_a
+    cdef uint8_t take[52]
+    with nogil:
+        for r in range(got):
+            p = pick[r, 0]
+            d = pick[r, 1]
+            for c in range(52):
+                rows[r, c] = owner[d, c]
+                take[c] = 0
+            for s in range(4):
+                target = pats[p, s] if mine else lengths[d, s] - pats[p, s]
+                taken = 0
+                if keep:
+                    for c in range(13 * s, 13 * s + 4):
+                        if owner[d, c] == k:
+                            take[c] = 1
+                            taken += 1
+                need = target - taken
+                c = 13 * s + 12
+                while need > 0 and c >= 13 * s:  # the lowest pooled cards not kept
+                    if not take[c] and owner[d, c] >= 0 and inpool[owner[d, c]]:
+                        take[c] = 1
+                        need -= 1
+                    c -= 1
+            nth = 0
+            for c in range(52):
+                if take[c]:
+                    rows[r, c] = k
+                elif owner[d, c] >= 0 and inpool[owner[d, c]]:
+                    rows[r, c] = takers[nth // 13 if nth // 13 < nt else nt - 1]
+                    nth += 1
+    return rows_a, pick_a[:got, 0].copy()

@@ -899,6 +899,14 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
         the rest; or, for the patterns that gives none, k keeps its honours (and so its HCP)
         and takes the lowest others to its lengths.  The deals where k's calls (and a
         constrained taker's) still fit are kept; returns the patterns not given."""
+        if _kernels is not None:  # the same choice of deals and the same new hands, compiled
+            for keep in (False, True):
+                if not len(pats):
+                    break
+                rows, pi = _kernels.share_rows(np.ascontiguousarray(owner, np.int8), np.array(takers, np.int64), k,
+                                               PAT_LENGTHS[pats], per, keep, mine)
+                pats = given(rows, pi, pats, k, takers)
+            return pats
         pool = np.isin(owner, takers + [k])
         lengths = pool.reshape(len(owner), 4, 13).sum(axis=2)
         honours = (owner == k) & (CARD_HCP > 0)[None, :]
@@ -917,12 +925,17 @@ def reshare(j, owner: np.ndarray, want_pat: dict, low_hcp: bool, per: int = 2) -
                 continue
             target = PAT_LENGTHS[pats[pi]] if mine else lengths[di] - PAT_LENGTHS[pats[pi]]
             rows = _give(owner[di], pool[di], k, takers, target, low=True, keep=None if keep is None else keep[di])
-            ok = fitting(rows, k)
-            if takers[0] not in free:
-                ok[ok] = fitting(rows[ok], takers[0])
-            found.append(rows[ok])
-            pats = _less(pats, pats[pi[ok]])
+            pats = given(rows, pi, pats, k, takers)
         return pats
+
+    def given(rows: np.ndarray, pi: np.ndarray, pats: np.ndarray, k: int, takers: list[int]) -> np.ndarray:
+        """The new deals where k's calls (and a constrained taker's) still fit are kept; returns
+        the patterns (``pats``, of which ``pi`` gives each row's) not given."""
+        ok = fitting(rows, k)
+        if takers[0] not in free:
+            ok[ok] = fitting(rows[ok], takers[0])
+        found.append(rows[ok])
+        return _less(pats, pats[pi[ok]])
 
     wanted: dict[str, np.ndarray] = {}  # per set of twins (see leaders): the patterns not yet given
     for s in j.constrained:

@@ -167,6 +167,28 @@ def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
         assert np.array_equal(a.lo, b.lo) and np.array_equal(a.hi, b.hi) and a.ops == b.ops
 
 
+@needs_kernels
+@pytest.mark.parametrize("auction", ["P P P 1D", "P 1S", "P P 2H", "1S P 2N P 3N", "P P 1S X XX 1N"])
+def test_the_compiled_resharing_is_numpys(auction, monkeypatch):
+    """bounds.reshare by the kernel and by numpy, from the same deals, asked for every pattern
+    of every seat: the same new deals, in the same order."""
+    from canary_infer import bounds
+    from canary_infer.infer import Inferencer
+    from canary_infer.joint import Joint
+
+    inf = Inferencer()
+    calls = inf.read(Auction.parse(auction))
+    j = Joint({s: conj(f) for s in "NESW" if (f := inf.seat_formulas(calls, s))})
+    drawn = j.sample(200, np.random.default_rng(3))
+    want = {s: np.ones(len(engine.ALL_PATTERNS), bool) for s in "NESW"}
+    for low_hcp in (False, True):
+        got, work = bounds.reshare(j, drawn, want, low_hcp)
+        with monkeypatch.context() as m:
+            m.setattr(bounds, "_kernels", None)
+            expected, expected_work = bounds.reshare(j, drawn, want, low_hcp)
+        assert len(got) and np.array_equal(got, expected) and work == expected_work
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
