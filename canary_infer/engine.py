@@ -1259,16 +1259,19 @@ def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> l
     return out
 
 
-def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = (),
-               lite: int | None = None, max_honours: int | None = None,
-               honour_cap: int | None = None) -> SeatTable | None:
-    """Run the packed programme for a formula; None when its state does not fit 62 bits.
+# What a table's programme is set up with, by formula and options: its plan and layout, the
+# patterns it allows, its suits' steps, its shaper and its evaluator.  They depend on nothing
+# else, change no more once made, and take a few milliseconds of Python for a large formula
+# (the first-seat pass): a process builds the table of one formula again for each Inferencer
+# (and for each known hand), so they are kept, the oldest dropped past PREPARED_KEPT.
+_PREPARED: dict = {}
+PREPARED_KEPT = 256
 
-    ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``);
-    ``honour_cap=t`` counts them by their number of honours (A K Q J) capped at t.  With
-    ``lite=t`` the aux columns are ("akqj", "A", "K", "Q", "J"): the honour count capped
-    at t, and which honours only while fewer than t are held (what the cards left to the other
-    seats look like at the top, where it can matter), so that few states are added."""
+
+def _prepare(formula: Node, avail: Available, patterns, aux: tuple, lite: int | None, max_honours: int | None,
+             honour_cap: int | None):
+    """build_seat's set-up before the programme runs (see _PREPARED); None when the state does
+    not fit 62 bits."""
     plan, rewritten = make_plan(formula)
     if lite is not None:
         aux = ("akqj", "A", "K", "Q", "J")
@@ -1322,6 +1325,29 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
             np.maximum.at(m, pref, most_hcp[viable])
             hcp_cap.append(m)
     shaper = _Shaper(lay, allowed, keep, lite_rule, most, hcp_cap)
+    return plan, rewritten, lay, aux, viable, steps, shaper, evaluate
+
+
+def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux: tuple = (),
+               lite: int | None = None, max_honours: int | None = None,
+               honour_cap: int | None = None) -> SeatTable | None:
+    """Run the packed programme for a formula; None when its state does not fit 62 bits.
+
+    ``aux`` names columns of :data:`AUX` to count hands by (``SeatTable.aux``);
+    ``honour_cap=t`` counts them by their number of honours (A K Q J) capped at t.  With
+    ``lite=t`` the aux columns are ("akqj", "A", "K", "Q", "J"): the honour count capped
+    at t, and which honours only while fewer than t are held (what the cards left to the other
+    seats look like at the top, where it can matter), so that few states are added."""
+    key = (formula, avail, None if patterns is None else tuple(patterns), aux, lite, max_honours, honour_cap)
+    prepared = _PREPARED.get(key)
+    if prepared is None:
+        prepared = _prepare(formula, avail, patterns, aux, lite, max_honours, honour_cap)
+        while len(_PREPARED) >= PREPARED_KEPT:
+            _PREPARED.pop(next(iter(_PREPARED)))
+        _PREPARED[key] = prepared
+    if prepared is None:
+        return None
+    plan, rewritten, lay, aux, viable, steps, shaper, evaluate = prepared
     keys = np.zeros(1, np.int64)
     counts = np.ones(1)
     levels_k, levels_c = [keys], [counts]

@@ -215,3 +215,25 @@ def test_the_seats_tables_of_many_auctions_are_the_same_both_ways(monkeypatch):
             expected = numpy_way.holds(cls)
         assert np.array_equal(kernel_way.holds(cls), expected)
         _draws_both_ways(kernel_way, monkeypatch, i)
+
+
+@pytest.mark.parametrize("auction", ["P", "1S P 2N P 3N", "P P 1S X XX 1N"])
+def test_a_table_set_up_from_the_kept_preparation_is_the_table_built_afresh(auction, monkeypatch):
+    """build_seat keeps what a formula's programme is set up with (engine._PREPARED): a table
+    built again from it, after the first one was drawn from and checked hands against (which
+    fills its evaluator's caches), is the table built with nothing kept."""
+    from canary_infer.infer import Inferencer
+
+    inf = Inferencer()
+    calls = inf.read(Auction.parse(auction))
+    for seat in "NESW":
+        if not (f := inf.seat_formulas(calls, seat)):
+            continue
+        first = build_seat(conj(f))
+        first.sample(100, np.random.default_rng(1))
+        first.holds(_random_classes(np.random.default_rng(2), 100))
+        again = build_seat(conj(f))
+        assert again.evaluate is first.evaluate or first.evaluate is None  # from the kept set-up
+        monkeypatch.setattr(engine, "_PREPARED", {})
+        _assert_same(build_seat(conj(f)), again)
+        monkeypatch.undo()
