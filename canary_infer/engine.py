@@ -21,6 +21,15 @@ Three devices keep the tables small:
 
 The CP-SAT model in :mod:`canary_infer.cpsat` answers the same questions at card level; the
 tests hold the two together.
+
+The inner loops run compiled where the install built ``canary_infer/_kernels.pyx`` (Cython and
+the machine's C compiler): a level of the programme (:func:`_expand`), the last suit
+(:meth:`SeatTable._last_suit_kernel`), a formula walked on packed states (:func:`_program`),
+hands checked against a table (:meth:`SeatTable.holds`) and the draws' walk through the suits
+(:meth:`SeatTable._walk_kernel`); the deal-level search uses a few more (:mod:`.bounds`).  Each
+computes what the numpy code beside it computes, to the last count and draw: that code stays
+as the reference the tests compare the kernels with, and as the engine where they were not
+built.
 """
 
 from __future__ import annotations
