@@ -663,3 +663,41 @@ def share_rows(const int8_t[:, ::1] owner, const int64_t[::1] takers, int k, con
                     rows[r, c] = takers[nth // 13 if nth // 13 < nt else nt - 1]
                     nth += 1
     return rows_a, pick_a[:got, 0].copy()
+
+
+def fit_everywhere(const uint8_t[:, :, :, ::1] fits, const int64_t[::1] spots, const int64_t[:, ::1] lo,
+                   const int64_t[:, ::1] hi, const int64_t[::1] most):
+    """bounds._fit_everywhere: for each row, whether some way v of holding small cards with
+    lo <= v <= hi (suit by suit, at most 4 above lo) and ``most`` of them in all exists, and
+    ``fits`` holds at spots - v for every such way."""
+    cdef Py_ssize_t n = lo.shape[0], i
+    cdef int64_t d, o0, o1, o2, o3, v0, v1, v2, v3
+    cdef bint any_valid, all_fit
+    out = np.zeros(n, np.bool_)
+    cdef uint8_t[::1] o = out.view(np.uint8)
+    with nogil:
+        for i in range(n):
+            d = most[i] - lo[i, 0] - lo[i, 1] - lo[i, 2] - lo[i, 3]
+            if d < 0 or d > 16:
+                continue
+            any_valid = False
+            all_fit = True
+            for o0 in range(5):
+                if not all_fit:
+                    break
+                for o1 in range(5):
+                    if not all_fit:
+                        break
+                    for o2 in range(5):
+                        o3 = d - o0 - o1 - o2
+                        if o3 < 0 or o3 > 4:
+                            continue
+                        v0, v1, v2, v3 = lo[i, 0] + o0, lo[i, 1] + o1, lo[i, 2] + o2, lo[i, 3] + o3
+                        if v0 > hi[i, 0] or v1 > hi[i, 1] or v2 > hi[i, 2] or v3 > hi[i, 3]:
+                            continue
+                        any_valid = True
+                        if not fits[spots[0] - v0, spots[1] - v1, spots[2] - v2, spots[3] - v3]:
+                            all_fit = False
+                            break
+            o[i] = any_valid and all_fit
+    return out

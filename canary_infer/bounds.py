@@ -1256,6 +1256,10 @@ def _fit_everywhere(fits: np.ndarray, spots: np.ndarray, lo: np.ndarray, hi: np.
     >>> _fit_everywhere(fits, np.array([3, 3, 3, 3]), lo, hi, np.array([2, 3])).tolist()
     [True, False]
     """
+    if _kernels is not None:
+        return _kernels.fit_everywhere(np.ascontiguousarray(fits).view(np.uint8), spots.astype(np.int64),
+                                       np.ascontiguousarray(lo, np.int64), np.ascontiguousarray(hi, np.int64),
+                                       np.ascontiguousarray(most, np.int64))
     ok = np.zeros(len(lo), bool)
     need = most - lo.sum(axis=1)  # the small cards beyond the least, to place within hi - lo
     for d in unique(need[(need >= 0) & (need <= 16)]).tolist():

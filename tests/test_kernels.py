@@ -189,6 +189,27 @@ def test_the_compiled_resharing_is_numpys(auction, monkeypatch):
         assert len(got) and np.array_equal(got, expected) and work == expected_work
 
 
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_compiled_filler_fit_is_numpys(seed):
+    """bounds._fit_everywhere (the fillers' second proof) by the kernel and by numpy, on random
+    grids of room and random ways of holding small cards."""
+    from canary_infer import bounds
+
+    rng = np.random.default_rng(seed)
+    spots = rng.integers(3, 10, 4)
+    fits = rng.random(tuple(int(x) + 1 for x in spots)) < rng.uniform(0.3, 1.0)
+    lo = rng.integers(0, 3, (200, 4))
+    hi = np.minimum(lo + rng.integers(0, 5, (200, 4)), spots)
+    lo = np.minimum(lo, hi)
+    most = lo.sum(axis=1) + rng.integers(-1, 18, 200)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_kernels", None)
+        expected = bounds._fit_everywhere(fits, spots, lo, hi, most)
+    assert np.array_equal(bounds._fit_everywhere(fits, spots, lo, hi, most), expected)
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
