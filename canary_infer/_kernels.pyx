@@ -701,3 +701,25 @@ def fit_everywhere(const uint8_t[:, :, :, ::1] fits, const int64_t[::1] spots, c
                             break
             o[i] = any_valid and all_fit
     return out
+
+
+def disjoint_pairs(const uint64_t[::1] a, const uint64_t[::1] b):
+    """Every pair (i, j) with a[i] and b[j] sharing no bit (two hands' 52-card masks sharing no
+    card), by i then j: as np.nonzero of the (len(a), len(b)) test."""
+    cdef Py_ssize_t na = a.shape[0], nb = b.shape[0], i, j, got = 0, cap = 1024
+    rows_a = np.empty(cap, np.int64)
+    cols_a = np.empty(cap, np.int64)
+    cdef int64_t[::1] rows = rows_a, cols = cols_a
+    for i in range(na):
+        for j in range(nb):
+            if a[i] & b[j]:
+                continue
+            if got == cap:
+                cap *= 2
+                rows_a = np.resize(rows_a, cap)
+                cols_a = np.resize(cols_a, cap)
+                rows, cols = rows_a, cols_a
+            rows[got] = i
+            cols[got] = j
+            got += 1
+    return rows_a[:got], cols_a[:got]

@@ -393,13 +393,16 @@ class _Search:
 
         ha, hb = drawn(a), drawn(b)
         ma, mb = _bits(ha), _bits(hb)
-        rows, cols = [], []
-        for i in range(0, len(ma), 256):
-            r, c = np.nonzero((ma[i:i + 256, None] & mb[None, :]) == 0)
-            rows.append(r + i)
-            cols.append(c)
         self.spent += len(ma) * len(mb) * PAIR_CHECK
-        r, c = np.concatenate(rows), np.concatenate(cols)
+        if _kernels is not None:
+            r, c = _kernels.disjoint_pairs(ma, mb)
+        else:
+            rows, cols = [], []
+            for i in range(0, len(ma), 256):
+                r, c = np.nonzero((ma[i:i + 256, None] & mb[None, :]) == 0)
+                rows.append(r + i)
+                cols.append(c)
+            r, c = np.concatenate(rows), np.concatenate(cols)
         uniform = (r < pair) & (c < pair)
         # of the others: the first pair that shows each pattern or HCP of either seat or each
         # split of lengths between them and the free seats, and the pairs at the extremes of

@@ -210,6 +210,26 @@ def test_the_compiled_filler_fit_is_numpys(seed):
     assert np.array_equal(bounds._fit_everywhere(fits, spots, lo, hi, most), expected)
 
 
+@needs_kernels
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 300), st.integers(0, 300))
+def test_the_compiled_pairing_of_hands_is_numpys(seed, na, nb):
+    """_kernels.disjoint_pairs (bounds._Search.paired's test of two seats' hands) against numpy:
+    the pairs of 13-card masks that share no card, in the same order."""
+    rng = np.random.default_rng(seed)
+
+    def masks(n):
+        held = np.zeros((n, 52), bool)
+        for i in range(n):
+            held[i, rng.choice(52, 13, replace=False)] = True
+        return (held.astype(np.uint64) * (np.uint64(1) << np.arange(52, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
+
+    a, b = masks(na), masks(nb)
+    r, c = engine._kernels.disjoint_pairs(a, b)
+    er, ec = np.nonzero((a[:, None] & b[None, :]) == 0)
+    assert np.array_equal(r, er) and np.array_equal(c, ec)
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
