@@ -152,6 +152,35 @@ class _Grid:
         return self._below
 
 
+class _Seen:
+    """What the search has seen a set of interchangeable seats (see :func:`leaders`) hold: for
+    each pattern whether it was seen, and the weight of the deals that showed it (the drawn
+    deals count 1 each, the others 0: their sum orders the patterns).  Iterating gives the
+    patterns seen, in order."""
+
+    __slots__ = ("weight", "mask")
+
+    def __init__(self):
+        self.weight = np.zeros(len(ALL_PATTERNS))
+        self.mask = np.zeros(len(ALL_PATTERNS), bool)
+
+    def add(self, counts: np.ndarray, weight: float) -> None:
+        """Deals that showed each pattern ``counts`` times, each of the given weight."""
+        nz = np.flatnonzero(counts)
+        self.weight[nz] += weight * counts[nz]
+        self.mask[nz] = True
+
+    def note(self, pats: np.ndarray) -> None:
+        """Patterns proven (indices, or a mask) without a deal of weight."""
+        self.mask[pats] = True
+
+    def __len__(self) -> int:
+        return int(self.mask.sum())
+
+    def __iter__(self):
+        return iter(np.flatnonzero(self.mask).tolist())
+
+
 def leaders(j) -> dict[str, str]:
     """Each unseen seat's leader: the first unseen seat whose calls say the same (both free,
     or the same formula).  Seats with one leader are interchangeable (see the module doc)."""
@@ -1403,9 +1432,9 @@ def joint_views(j) -> dict:
     leader = leaders(j)
     twins = {s: [t for t in j.unseen_seats if leader[t] == leader[s]] for s in j.unseen_seats}
     lead = [s for s in j.unseen_seats if twins[s][0] == s]
-    seen_p: dict[str, dict[int, float]] = {}  # one dict per set of twins
+    seen_p: dict[str, _Seen] = {}  # one per set of twins
     for s in lead:
-        shared: dict[int, float] = {}
+        shared = _Seen()
         for t in twins[s]:
             seen_p[t] = shared
     seen_lo: dict[str, int] = {}
@@ -1436,10 +1465,7 @@ def joint_views(j) -> dict:
         for s in j.unseen_seats:
             k = SEATS.index(s)
             pats = _PAT_OF14[lengths[:, k, :] @ _R14]
-            seen = seen_p[s]
-            counts = np.bincount(pats, minlength=len(ALL_PATTERNS))
-            for i in np.flatnonzero(counts).tolist():
-                seen[i] = seen.get(i, 0.0) + weight * int(counts[i])
+            seen_p[s].add(np.bincount(pats, minlength=len(ALL_PATTERNS)), weight)
             note_hcp(s, points[:, k], points[:, k])
         if len(free) >= 2:  # the free seats may share their cards out in any other way
             v = cards[:, free].sum(axis=(1, 2))
@@ -1453,9 +1479,8 @@ def joint_views(j) -> dict:
                 pooled["pools"][cells] = True
                 pooled["below"] = _at_or_above(pooled["pools"].reshape(14, 14, 14, 14)).ravel()
                 fits = pooled["below"][_PAT14]
-                for i in np.flatnonzero(fits & ~pooled["fits"]).tolist():
-                    for s in j.free:
-                        seen_p[s].setdefault(i, 0.0)
+                for s in j.free:
+                    seen_p[s].note(fits & ~pooled["fits"])
                 pooled["fits"] = fits
             for s in j.free:
                 note_hcp(s, low, high)
@@ -1489,8 +1514,7 @@ def joint_views(j) -> dict:
     # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
     witness(drawn, 1.0)
     for s, (pats, lo, hi) in filler_proofs(j, seen_p).items():  # what fillers prove, the search need not find
-        for i in pats.tolist():
-            seen_p[s].setdefault(i, 0.0)
+        seen_p[s].note(pats)
         note_hcp(s, np.array([lo]), np.array([hi]))
     model: DealModel | None = None
 
@@ -1515,13 +1539,15 @@ def joint_views(j) -> dict:
         spent[0] += tries * TRY_COST
         return search.attempt(held, tries=tries)
 
-    cand = {s: [int(i) for i in np.flatnonzero(outer[s][0])] for s in j.unseen_seats}
+    cand = {s: np.flatnonzero(outer[s][0]) for s in j.unseen_seats}
     by_pat = {s: (j.tables[s].ph if s in j.constrained else j.free_ph()).sum(axis=1) for s in j.unseen_seats}
+    # the outer bound's patterns that some hand of the seat has: those the search looks for
+    sought = {s: cand[s][by_pat[s][cand[s]] > 0] for s in j.unseen_seats}
 
     def missing(s: str) -> list[int]:
         if lengths_exact:
             return []
-        return [i for i in cand[s] if i not in seen_p[s] and by_pat[s][i] > 0]
+        return sought[s][~seen_p[s].mask[sought[s]]].tolist()
 
     hcp_ends = {s: (int(outer[s][1][cand[s]].min()), int(outer[s][2][cand[s]].max())) for s in j.unseen_seats}
     rng = np.random.default_rng(j.seed + 2)
@@ -1649,8 +1675,8 @@ def joint_views(j) -> dict:
     for s in lead:
         unproven: list[str] = []
         keep: list[int] = []
-        for i in cand[s]:
-            if lengths_exact or i in seen_p[s]:
+        for i in cand[s].tolist():
+            if lengths_exact or seen_p[s].mask[i]:
                 keep.append(i)
                 continue
             decided = cp().pattern_possible(s, ALL_PATTERNS[i], min(1.0, left())) if worth_cp() else None
@@ -1677,7 +1703,7 @@ def joint_views(j) -> dict:
                 else:
                     unproven.append(f"{'least' if sense == 'min' else 'most'} HCP {value}")
             bounds.append(value)
-        pats = {ALL_PATTERNS[i]: seen_p[s].get(i, 0.0) for i in keep}
+        pats = dict(zip([ALL_PATTERNS[i] for i in keep], seen_p[s].weight[keep].tolist(), strict=True))
         views[s] = SeatView(s, (bounds[0], bounds[1]), pats, proven=not unproven, unproven=unproven)
     j.work = j.budget - left()  # the work counted for the answer (at most the budget, but for the last step)
     for s in j.unseen_seats:  # a twin's view is its leader's
