@@ -723,3 +723,36 @@ def disjoint_pairs(const uint64_t[::1] a, const uint64_t[::1] b):
             cols[got] = j
             got += 1
     return rows_a[:got], cols_a[:got]
+
+
+def grid_add_at(const int64_t[::1] cells, const int64_t[::1] lo, const int64_t[::1] hi,
+                const int64_t[:, ::1] pat_lengths, const int64_t[::1] pat_cells, const int64_t[::1] plo,
+                const int64_t[::1] phi, int64_t inf):
+    """bounds._Grid.add_at: at each cell of ``cells`` (summed lengths, as 14-ary numbers), the
+    least and most summed HCP that one more seat's pattern (rows of ``pat_lengths``, fitting in
+    the cell) adds to a reached cell of the grid (``lo`` < inf) that it completes."""
+    cdef Py_ssize_t nc = cells.shape[0], npat = pat_lengths.shape[0], i, p
+    cdef int64_t c, w0, w1, w2, w3, src, v, best_lo, best_hi
+    glo = np.empty(nc, np.int64)
+    ghi = np.empty(nc, np.int64)
+    cdef int64_t[::1] out_lo = glo, out_hi = ghi
+    with nogil:
+        for i in range(nc):
+            c = cells[i]
+            w0, w1, w2, w3 = (c // 2744) % 14, (c // 196) % 14, (c // 14) % 14, c % 14
+            best_lo, best_hi = inf, -inf
+            for p in range(npat):
+                if pat_lengths[p, 0] > w0 or pat_lengths[p, 1] > w1 or pat_lengths[p, 2] > w2 or pat_lengths[p, 3] > w3:
+                    continue
+                src = c - pat_cells[p]
+                if lo[src] >= inf:
+                    continue
+                v = lo[src] + plo[p]
+                if v < best_lo:
+                    best_lo = v
+                v = hi[src] + phi[p]
+                if v > best_hi:
+                    best_hi = v
+            out_lo[i] = best_lo
+            out_hi[i] = best_hi
+    return glo, ghi

@@ -126,6 +126,10 @@ class _Grid:
         the work add counts, without the grid: when only a few cells are read."""
         src_cells = int((self.lo < _INF).sum())
         pats = np.flatnonzero(ok & (PAT_LENGTHS <= self.u).all(axis=1))
+        if _kernels is not None:
+            glo, ghi = _kernels.grid_add_at(np.ascontiguousarray(cells, np.int64), self.lo, self.hi, PAT_LENGTHS[pats],
+                                            _PAT14[pats], lo[pats].astype(np.int64), hi[pats].astype(np.int64), _INF)
+            return glo, ghi, src_cells * len(pats)
         w = np.stack([(cells // r) % 14 for r in _R14], axis=1)
         # "the pattern fits in the cell" for four suits at once, as in add
         guard = int(sum(16 << (5 * k) for k in range(4)))

@@ -165,6 +165,13 @@ def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
         grids["kernel"] = grids["kernel"].add(ok, lo, hi)
         a, b = grids["numpy"], grids["kernel"]
         assert np.array_equal(a.lo, b.lo) and np.array_equal(a.hi, b.hi) and a.ops == b.ops
+        # one seat further, read at some cells only (add_at), both ways
+        cells = rng.choice(14 ** 4, 300, replace=False)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(bounds, "_kernels", None)
+            expected = a.add_at(ok, lo, hi, cells)
+        got = b.add_at(ok, lo, hi, cells)
+        assert all(np.array_equal(x, y) for x, y in zip(got[:2], expected[:2], strict=True)) and got[2] == expected[2]
 
 
 @needs_kernels
