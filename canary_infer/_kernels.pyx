@@ -756,3 +756,24 @@ def grid_add_at(const int64_t[::1] cells, const int64_t[::1] lo, const int64_t[:
             out_lo[i] = best_lo
             out_hi[i] = best_hi
     return glo, ghi
+
+
+def classes(const int8_t[:, ::1] owner, int seat):
+    """joint.classes_of: each deal's (of an (n, 52) array of seats) holding class of one seat
+    in each suit, its length times 64 plus the mask of its six top cards held (ace bit 0)."""
+    cdef Py_ssize_t n = owner.shape[0], i, si, r
+    out = np.zeros((n, 4), np.int64)
+    cdef int64_t[:, ::1] o = out
+    cdef int64_t length, mask
+    with nogil:
+        for i in range(n):
+            for si in range(4):
+                length = 0
+                mask = 0
+                for r in range(13):
+                    if owner[i, 13 * si + r] == seat:
+                        length += 1
+                        if r < 6:
+                            mask |= 1 << r
+                o[i, si] = length * 64 + mask
+    return out

@@ -57,6 +57,7 @@ from .engine import (
     PAT_LENGTHS,
     Available,
     SeatTable,
+    _kernels,
     _truth,
     build_seat,
     class_table,
@@ -167,6 +168,8 @@ def _table(name: str) -> np.ndarray:
 
 def classes_of(owner: np.ndarray, seat: int) -> np.ndarray:
     """(n, 4) holding classes (length * 64 + top-card mask) of one seat in n deals."""
+    if _kernels is not None and owner.dtype == np.int8:
+        return _kernels.classes(np.ascontiguousarray(owner), seat)
     held = (owner == seat).reshape(len(owner), 4, 13)
     lengths = held.sum(axis=2)
     masks = (held * _BITS.reshape(1, 1, 13)).sum(axis=2)

@@ -237,6 +237,20 @@ def test_the_compiled_pairing_of_hands_is_numpys(seed, na, nb):
     assert np.array_equal(r, er) and np.array_equal(c, ec)
 
 
+@needs_kernels
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3))
+def test_the_compiled_holding_classes_are_numpys(seed, seat):
+    """joint.classes_of by the kernel and by numpy, on random deals (some cards held by no one)."""
+    from canary_infer import joint
+
+    owner = np.random.default_rng(seed).integers(-1, 4, (50, 52)).astype(np.int8)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(joint, "_kernels", None)
+        expected = joint.classes_of(owner, seat)
+    assert np.array_equal(joint.classes_of(owner, seat), expected)
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
