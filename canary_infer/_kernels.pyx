@@ -777,3 +777,22 @@ def classes(const int8_t[:, ::1] owner, int seat):
                             mask |= 1 << r
                 o[i, si] = length * 64 + mask
     return out
+
+
+def deal_cards(const int8_t[:, ::1] owner):
+    """Per deal (rows of ``owner``, the seat of each card), seat and suit: how many of the
+    seat's cards are worth 0, 1, 2, 3 and 4 HCP, as an (n, 4, 4, 5) array (bounds' witness)."""
+    cdef Py_ssize_t n = owner.shape[0], i, c
+    cdef int8_t k
+    out = np.zeros((n, 4, 4, 5), np.int64)
+    cdef int64_t[:, :, :, ::1] o = out
+    cdef int64_t worth[13]
+    for c in range(13):
+        worth[c] = 4 - c if c < 4 else 0
+    with nogil:
+        for i in range(n):
+            for c in range(52):
+                k = owner[i, c]
+                if k >= 0:
+                    o[i, k, c // 13, worth[c % 13]] += 1
+    return out

@@ -1460,10 +1460,13 @@ def joint_views(j) -> dict:
         n = len(owner)
         if not n:
             return
-        at = np.arange(n)[:, None]
         # per deal, seat and suit: how many of the seat's cards are worth 0, 1, 2, 3 and 4 HCP
-        cards = np.bincount((at * 80 + owner.astype(np.int64) * 20 + _CARD_CODE[None, :]).ravel(),
-                            minlength=80 * n).reshape(n, 4, 4, 5)
+        if _kernels is not None:
+            cards = _kernels.deal_cards(np.ascontiguousarray(owner, np.int8))
+        else:
+            at = np.arange(n)[:, None]
+            cards = np.bincount((at * 80 + owner.astype(np.int64) * 20 + _CARD_CODE[None, :]).ravel(),
+                                minlength=80 * n).reshape(n, 4, 4, 5)
         lengths = cards.sum(axis=3)
         points = cards.sum(axis=2) @ np.arange(5)
         for s in j.unseen_seats:

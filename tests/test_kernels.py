@@ -251,6 +251,21 @@ def test_the_compiled_holding_classes_are_numpys(seed, seat):
     assert np.array_equal(joint.classes_of(owner, seat), expected)
 
 
+@needs_kernels
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 200))
+def test_the_compiled_count_of_a_deals_cards_by_worth_is_numpys(seed, n):
+    """_kernels.deal_cards (bounds' witness) against numpy's bincount: per deal, seat and suit,
+    the cards worth 0 to 4 HCP."""
+    from canary_infer import bounds
+
+    owner = np.random.default_rng(seed).integers(0, 4, (n, 52)).astype(np.int8)
+    at = np.arange(n)[:, None]
+    expected = np.bincount((at * 80 + owner.astype(np.int64) * 20 + bounds._CARD_CODE[None, :]).ravel(),
+                           minlength=80 * n).reshape(n, 4, 4, 5)
+    assert np.array_equal(engine._kernels.deal_cards(owner), expected)
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
