@@ -796,3 +796,17 @@ def deal_cards(const int8_t[:, ::1] owner):
                 if k >= 0:
                     o[i, k, c // 13, worth[c % 13]] += 1
     return out
+
+
+def back_level(const int32_t[::1] rows, const int32_t[::1] cols, const int32_t[::1] nxt, const double[::1] after,
+               const double[::1] counts, Py_ssize_t n):
+    """engine.SeatTable.backward's step back over a level's moves: each state's ways to
+    complete, the sum over its moves of the next state's ways times the move's holdings
+    (as np.bincount adds them, move by move)."""
+    out = np.zeros(n, np.float64)
+    cdef double[::1] o = out
+    cdef Py_ssize_t m = rows.shape[0], i
+    with nogil:
+        for i in range(m):
+            o[rows[i]] += after[nxt[i]] * counts[cols[i]]
+    return out

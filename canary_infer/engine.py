@@ -936,6 +936,9 @@ class SeatTable:
         out = [b3]
         for k in (2, 1, 0):  # a state not on the way to an allowed pattern completes in 0 ways
             rows, cols, nxt, _ = self._transitions(k)
+            if _kernels is not None:
+                out.insert(0, _kernels.back_level(rows, cols, nxt, out[0], self.steps[k].counts, len(self.keys[k])))
+                continue
             out.insert(0, np.bincount(rows, weights=out[0][nxt] * self.steps[k].counts[cols],
                                       minlength=len(self.keys[k])))
         self._backward[ck] = out

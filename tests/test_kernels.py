@@ -126,6 +126,11 @@ def _draws_both_ways(t, monkeypatch, seed: int) -> None:
             expected, states = t.sample(200, np.random.default_rng(seed), pat_ok, hcp_ok), t.drawn_states
         got = t.sample(200, np.random.default_rng(seed), pat_ok, hcp_ok)
         assert (got is None and expected is None) or np.array_equal(got, expected)
+        numpy_back = t._backward.pop((None if pat_ok is None else pat_ok.tobytes(),
+                                      None if hcp_ok is None else hcp_ok.tobytes()), None)
+        if numpy_back is not None:  # the completions both ways (the kernel's made afresh)
+            kernel_back = t.backward(pat_ok, hcp_ok)
+            assert all(np.array_equal(x, y) for x, y in zip(kernel_back, numpy_back, strict=True))
         assert t.drawn_states == states
 
 
