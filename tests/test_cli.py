@@ -363,3 +363,23 @@ def test_console_script_in_batch_mode(tmp_path):
     first, second = (json.loads(x) for x in r.stdout.splitlines())
     assert check_contract(first)["auction"] == ["2S", "P", "2N", "P", "3C"]
     assert second["error"]["kind"] == "illegal" and second["error"]["position"] == 1
+
+
+def test_a_process_of_its_own_freezes_the_system_for_the_collector(monkeypatch, capsys):
+    """main() as the process's command (no arguments given) moves the loaded system out of the
+    collector's sight (gc.freeze: it lives as long as the process); called with arguments, as
+    a library or these tests call it, it leaves the collector alone."""
+    import gc
+
+    from canary_infer import cli
+
+    gc.unfreeze()
+    assert cli.main(["infer", "--json", "2S"]) == 0
+    assert gc.get_freeze_count() == 0
+    monkeypatch.setattr(sys, "argv", ["canary-infer", "infer", "--json", "2S"])
+    try:
+        assert cli.main() == 0
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
+    capsys.readouterr()
