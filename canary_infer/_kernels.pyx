@@ -87,6 +87,45 @@ cdef inline int32_t _table_add(_Table *t, int64_t key, double w) noexcept nogil:
         i = (i + 1) & t.mask
 
 
+cdef inline int64_t _recap(int64_t key, int64_t ones, const int64_t[:, ::1] rest) noexcept nogil:
+    """engine._recap on one packed state: every capped column brought back under its cap (the
+    columns capped at 1 by their high bits in ``ones``, the others by rows of offset, cap, mask)."""
+    cdef Py_ssize_t q
+    cdef int64_t v
+    if ones:
+        key = key - ((key & ones) >> 1)
+    for q in range(rest.shape[0]):
+        v = ((key >> rest[q, 0]) & rest[q, 2]) - rest[q, 1]
+        if v > 0:
+            key = key - (v << rest[q, 0])
+    return key
+
+
+cdef inline int64_t _lite(int64_t key, int lite_off, int64_t lite_mask, int64_t lite_t,
+                          int64_t lite_bits) noexcept nogil:
+    """engine._Shaper.final on one packed state: past the honour cap, which honours are held is
+    forgotten and the count capped (``lite_off`` -1: no such rule)."""
+    cdef int64_t v
+    if lite_off >= 0:
+        v = (key >> lite_off) & lite_mask
+        if v >= lite_t:
+            key = (key & ~lite_bits) - ((v - lite_t) << lite_off)
+    return key
+
+
+cdef inline uint8_t _table_truth(int64_t key, int64_t t, const int64_t[:, ::1] tcols, const uint8_t[::1] truth,
+                                 const int64_t[::1] truth_at) noexcept nogil:
+    """engine._Evaluator.truth_of by truth table t: its entry at the index the state's columns
+    make (rows of ``tcols``: offset, mask, shift; a mask of 0 ends the row)."""
+    cdef Py_ssize_t q
+    cdef int64_t index = 0
+    for q in range(tcols.shape[1] // 3):
+        if tcols[t, 3 * q + 1] == 0:
+            break
+        index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
+    return truth[truth_at[t] + index]
+
+
 def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
            const int64_t[::1] step_keys, const double[::1] step_counts, const int64_t[::1] by_len,
            const int64_t[::1] fit_of_room,
@@ -107,8 +146,8 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
     Returns (distinct states sorted, their counts, pairs formed, moves) with moves None, or,
     with ``moves``, (row, contribution, index of the state reached) of every pair kept, in
     the order the pairs are formed (by row, then contribution)."""
-    cdef Py_ssize_t n = keys.shape[0], m, r, j, nrest = rest.shape[0], q
-    cdef int64_t total = 0, kept = 0, key, code, v, shift = low + 12 - 4 * k
+    cdef Py_ssize_t n = keys.shape[0], m, r, j
+    cdef int64_t total = 0, kept = 0, key, code, shift = low + 12 - 4 * k
     cdef int64_t room
     cdef bint ok, failed = False
     cdef _Table t
@@ -134,13 +173,7 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
                 m = fit_of_room[room]
                 for j in range(m):
                     c = by_len[j]
-                    key = keys[r] + step_keys[c]
-                    if ones:
-                        key = key - ((key & ones) >> 1)
-                    for q in range(nrest):
-                        v = ((key >> rest[q, 0]) & rest[q, 2]) - rest[q, 1]
-                        if v > 0:
-                            key = key - (v << rest[q, 0])
+                    key = _recap(keys[r] + step_keys[c], ones, rest)
                     code = key >> shift
                     ok = allowed[code] != 0
                     if ok and hcp_off >= 0:
@@ -149,11 +182,7 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
                         ok = ((key >> most_off) & most_mask) <= most_max
                     if not ok:
                         continue
-                    key = key & keep[code]
-                    if lite_off >= 0:
-                        v = (key >> lite_off) & lite_mask
-                        if v >= lite_t:
-                            key = (key & ~lite_bits) - ((v - lite_t) << lite_off)
+                    key = _lite(key & keep[code], lite_off, lite_mask, lite_t, lite_bits)
                     idx = _table_add(&t, key, counts[r] * step_counts[c])
                     if idx < 0:
                         failed = True
@@ -204,9 +233,8 @@ def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[:
     count to ``ph[pattern * nhcp + HCP]`` and the weight to ``completions[state]``, and with
     ``auxcols`` rows (offset, mask, cap) to ``aux[(aux values, each capped) * nhcp + HCP]``
     after the lite honour rule (``lite_off`` -1: none); returns the pairs formed."""
-    cdef Py_ssize_t n = rows.shape[0], i, j, q, ncol = tcols.shape[1] // 3, naux = auxcols.shape[0]
-    cdef int64_t r, c, key, at, pairs = 0, t, v, code
-    cdef int64_t index
+    cdef Py_ssize_t n = rows.shape[0], i, j, q, naux = auxcols.shape[0]
+    cdef int64_t r, c, key, pairs = 0, t, v, code
     cdef double w, cnt
     with nogil:
         for i in range(n):
@@ -218,21 +246,12 @@ def last_suit(const int64_t[::1] keys, const double[::1] counts, const int64_t[:
                 key = keys[r] + step_keys[c]
                 pairs += 1
                 w = step_counts[c]
-                if t >= 0:
-                    index = 0
-                    for q in range(ncol):
-                        if tcols[t, 3 * q + 1] == 0:
-                            break
-                        index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
-                    if truth[truth_at[t] + index] == 0:
-                        continue
+                if t >= 0 and not _table_truth(key, t, tcols, truth, truth_at):
+                    continue
                 if most_off >= 0 and ((key >> most_off) & most_mask) > most_max:
                     continue
                 completions[r] += w
-                if lite_off >= 0:
-                    v = (key >> lite_off) & lite_mask
-                    if v >= lite_t:
-                        key = (key & ~lite_bits) - ((v - lite_t) << lite_off)
+                key = _lite(key, lite_off, lite_mask, lite_t, lite_bits)
                 ph[pidx[i] * nhcp + ((key >> hcp_off) & hcp_mask)] += cnt * w
                 if naux:
                     code = 0
@@ -334,8 +353,8 @@ def holds(const int64_t[:, ::1] cls, const int64_t[:, ::1] contrib, int low, int
     caps after each of the first three suits); a state of a pattern the table does not allow
     fails, else its pattern group decides (``kind``: -1 holds, -2 fails, -3 the compiled walk
     of the group's program at ``program_at``, else that truth table, as in last_suit)."""
-    cdef Py_ssize_t n = cls.shape[0], i, si, q, nrest = rest.shape[0], ncol = tcols.shape[1] // 3
-    cdef int64_t key, c, v, code, g, t, index
+    cdef Py_ssize_t n = cls.shape[0], i, si
+    cdef int64_t key, c, code, g, t
     out = np.zeros(n, np.bool_)
     cdef uint8_t[::1] o = out.view(np.uint8)
     cdef bint bad
@@ -350,12 +369,7 @@ def holds(const int64_t[:, ::1] cls, const int64_t[:, ::1] contrib, int low, int
                     break
                 key = key + c
                 if si < 3:
-                    if ones:
-                        key = key - ((key & ones) >> 1)
-                    for q in range(nrest):
-                        v = ((key >> rest[q, 0]) & rest[q, 2]) - rest[q, 1]
-                        if v > 0:
-                            key = key - (v << rest[q, 0])
+                    key = _recap(key, ones, rest)
             if bad:
                 continue
             code = key >> low
@@ -368,12 +382,7 @@ def holds(const int64_t[:, ::1] cls, const int64_t[:, ::1] contrib, int low, int
             elif t == -3:
                 o[i] = _holds(&programs[program_at[g]], 0, key, &lens[0])
             elif t >= 0:
-                index = 0
-                for q in range(ncol):
-                    if tcols[t, 3 * q + 1] == 0:
-                        break
-                    index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
-                o[i] = truth[truth_at[t] + index]
+                o[i] = _table_truth(key, t, tcols, truth, truth_at)
     return out
 
 
@@ -427,22 +436,21 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
 
     ``levels``: for the first three suits, (first move of each state, the moves' contributions
     and next states, the next level's completions, the suit's holding counts); a state's moves
-    are weighed in order of contribution, as numpy orders them.  The last suit by its kept moves (``last_moves``: ``first3``, ``cols3``,
-    ``ways3``, ``hcp3``, and ``factor3`` per state, empty for none) or, else, by evaluating
+    are weighed in order of contribution, as numpy orders them.  The last suit by its kept
+    moves (``last_moves``: ``first3``, ``cols3``, ``ways3``, ``hcp3``, and ``factor3`` per
+    state, empty for none) or, else, by evaluating
     the formula on the states drawn (as engine._blocks, with the tables and programs of
     holds).  ``pat_ok`` (empty: none) keeps patterns of positive weight, and weighs them
     where ``pat_weights``; ``hcp_ok`` (empty: none) weighs each HCP total.  Returns the
     contributions chosen, (n, 4), and the third-suit states drawn."""
-    cdef Py_ssize_t i, j, k, g0, g1, cnt, row, q, ncol = tcols.shape[1] // 3
-    cdef int64_t s, key, code, pat, grp, t, index, c, n3, h
+    cdef Py_ssize_t i, j, k, g0, g1, cnt, row, q
+    cdef int64_t s, key, code, pat, grp, t, c, n3
     cdef double w
     cdef bint ok
     chosen_a = np.zeros((n, 4), np.int64)
     cdef int64_t[:, ::1] chosen = chosen_a
     state_a = np.zeros(n, np.int64)
     cdef int64_t[::1] state = state_a
-    order_a = np.empty(n, np.int64)
-    cdef int64_t[::1] order = order_a
     pairs_a = np.empty((n, 2), np.int64)
     cdef int64_t[:, ::1] pairs = pairs_a
     cdef const int64_t[::1] first
@@ -450,7 +458,6 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
     cdef const int32_t[::1] nxt
     cdef const double[::1] back
     cdef const double[::1] counts
-    cdef Py_ssize_t most = 0
     cdef _Entry *e = NULL
     cdef Py_ssize_t cap = 0
     cdef Py_ssize_t drawn3 = 0
@@ -521,12 +528,7 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
                                 if not _holds(&programs[program_at[grp]], 0, key, &lens[0]):
                                     w = w * 0.0
                             elif t >= 0:
-                                index = 0
-                                for q in range(ncol):
-                                    if tcols[t, 3 * q + 1] == 0:
-                                        break
-                                    index |= ((key >> tcols[t, 3 * q]) & tcols[t, 3 * q + 1]) << tcols[t, 3 * q + 2]
-                                w = w * truth[truth_at[t] + index]
+                                w = w * _table_truth(key, t, tcols, truth, truth_at)
                             if hcp_ok.shape[0]:
                                 w = w * hcp_ok[(key >> hcp_off) & hcp_mask]
                             if most_off >= 0:

@@ -937,7 +937,9 @@ class SeatTable:
         for k in (2, 1, 0):  # a state not on the way to an allowed pattern completes in 0 ways
             rows, cols, nxt, _ = self._transitions(k)
             if _kernels is not None:
-                out.insert(0, _kernels.back_level(rows, cols, nxt, out[0], self.steps[k].counts, len(self.keys[k])))
+                # (float: an empty bincount, where no hand completes, comes back as integers)
+                out.insert(0, _kernels.back_level(rows, cols, nxt, np.asarray(out[0], np.float64), self.steps[k].counts,
+                                                  len(self.keys[k])))
                 continue
             out.insert(0, np.bincount(rows, weights=out[0][nxt] * self.steps[k].counts[cols],
                                       minlength=len(self.keys[k])))
