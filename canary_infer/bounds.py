@@ -39,13 +39,12 @@ busy machine as on an idle one.  Each piece counts about the seconds it takes he
   each table an exact tail builds on the cards left, the same way (plus :data:`TAIL_COST`);
 * the outer bound, :data:`OUTER_BASE` and :data:`GRID_COST` per (cell, pattern) pair its
   grids look at; the first draw, :data:`DRAW_BASE` and :data:`DEAL_COST` per deal dealt;
-* a drawing attempt (or a deal made from the cards), :data:`TRY_COST` per deal tried; a hand drawn from a table,
-  :data:`HAND_COST`; a table's first draw, its last suit evaluated again (:data:`SAMPLE_BASE`
-  and ``LAST_COST`` a pair, as in its build: at most what its draws evaluate) and each new
-  condition drawn under,
-  :data:`COND_COST` a pair; two seats' hands paired, :data:`PAIR_CHECK` a pair; a round of
-  swaps, :data:`SWAP_COST` per swap looked at and :data:`HOLD_COST` times a table's work per
-  hand checked against it;
+* a drawing attempt (or a deal made from the cards), :data:`TRY_COST` per deal tried; a hand
+  drawn from a table, :data:`HAND_COST`; a table's first draw, its last suit evaluated again
+  (:data:`SAMPLE_BASE` and ``LAST_COST`` a pair, as in its build: at most what its draws
+  evaluate) and each new condition drawn under, :data:`COND_COST` a pair; two seats' hands
+  paired, :data:`PAIR_CHECK` a pair; a round of swaps, :data:`SWAP_COST` per swap looked at
+  and :data:`HOLD_COST` times a table's work per hand checked against it;
 * the CP-SAT model's build, :data:`BUILD_COST` per constraint; a solve, its deterministic time
   (:data:`LP_WALL` times that with the linear relaxation, which the deterministic time
   under-counts, and its limit set so that the count stays within the budget).

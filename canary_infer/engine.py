@@ -960,8 +960,8 @@ class SeatTable:
         else:
             last = (False, _NO_INT, _NO_INT, none, np.zeros(0, np.int8), none)
         lay, step = self.layout, self.steps[3]
-        (contrib, low, ones, rest, viable, to_pat, groups, kind, truth, truth_at, tcols, programs, program_at,
-         lens) = self._holds_kernel_data()
+        # the allowed patterns and the groups' tables and programs, as holds reads them
+        viable, to_pat, groups, kind, truth, truth_at, tcols, programs, program_at, lens = self._holds_kernel_data()[4:]
         chosen, self.drawn_states = _kernels.draw(
             n, u, levels, *last, self.keys[3], lay.low, step.keys, step.counts, step.by_length.astype(np.int64),
             np.searchsorted(step.sorted_length, np.arange(15), side="left").astype(np.int64), viable, to_pat,
