@@ -319,3 +319,25 @@ def test_a_table_set_up_from_the_kept_preparation_is_the_table_built_afresh(auct
         monkeypatch.setattr(engine, "_PREPARED", {})
         _assert_same(build_seat(conj(f)), again)
         monkeypatch.undo()
+
+
+@needs_kernels
+def test_answers_are_the_same_with_and_without_the_kernels(monkeypatch):
+    """Whole answers, joint ones with the deal-level search included, byte for byte the same
+    with the compiled kernels and with the numpy engine alone (as on a machine that could not
+    build them): every kernel computes what its numpy code does, to the last draw."""
+    import json
+
+    from canary_infer import bounds, joint
+    from canary_infer.infer import Inferencer
+
+    auctions = ["1S", "P", "2S P 2N P 3C", "P P 2H", "1S P 2N P 3N", "P 1C 1H P"]
+    system = Inferencer().system
+    with_kernels = [json.dumps(Inferencer(system).infer(Auction.parse(a), joint=True).as_json(), sort_keys=True)
+                    for a in auctions]
+    for module in (engine, bounds, joint):
+        monkeypatch.setattr(module, "_kernels", None)
+    monkeypatch.setattr(engine, "_PREPARED", {})
+    for a, expected in zip(auctions, with_kernels, strict=True):
+        got = json.dumps(Inferencer(system).infer(Auction.parse(a), joint=True).as_json(), sort_keys=True)
+        assert got == expected, a
