@@ -812,3 +812,56 @@ def back_level(const int32_t[::1] rows, const int32_t[::1] cols, const int32_t[:
         for i in range(m):
             o[rows[i]] += after[nxt[i]] * counts[cols[i]]
     return out
+
+
+def swap_candidates(const int64_t[:, ::1] held_x, const int64_t[:, ::1] held_y, const int64_t[::1] hcp_x,
+                    const int64_t[::1] hcp_y, const int64_t[::1] at_x, const int64_t[::1] at_y,
+                    const int64_t[::1] type_hcp, const int64_t[::1] shift, const int64_t[::1] pat_of,
+                    const uint8_t[::1] want_x, const uint8_t[::1] want_y, bint pat_x, bint pat_y,
+                    bint hcp_wx, bint hcp_wy, int64_t lo_x, int64_t hi_x, int64_t lo_y, int64_t hi_y):
+    """bounds.swap_moves' candidates between seats x and y: in each deal every card type x
+    holds (``held_x`` rows, -1 for none) given for every other type y holds, in that order;
+    those that give either seat a pattern it wants (``want_*`` by pattern, where ``pat_*``) or
+    HCP below ``lo_*`` or above ``hi_*`` (where ``hcp_w*``).  Returns the deal, x's type and
+    y's type of each such swap, and the number of swaps looked at."""
+    cdef Py_ssize_t n = held_x.shape[0], i, p, q, got = 0, looked = 0, cap = 1024
+    cdef int64_t a, b, h
+    cdef bint good
+    rows_a = np.empty(cap, np.int64)
+    ta_a = np.empty(cap, np.int64)
+    tb_a = np.empty(cap, np.int64)
+    cdef int64_t[::1] rows = rows_a, ta = ta_a, tb = tb_a
+    for i in range(n):
+        for p in range(13):
+            a = held_x[i, p]
+            if a < 0:
+                continue
+            for q in range(13):
+                b = held_y[i, q]
+                if b < 0 or a == b:
+                    continue
+                looked += 1
+                good = False
+                if hcp_wx:
+                    h = hcp_x[i] - type_hcp[a] + type_hcp[b]
+                    good = h < lo_x or h > hi_x
+                if not good and pat_x:
+                    good = want_x[pat_of[at_x[i] - shift[a] + shift[b]]] != 0
+                if not good and hcp_wy:
+                    h = hcp_y[i] - type_hcp[b] + type_hcp[a]
+                    good = h < lo_y or h > hi_y
+                if not good and pat_y:
+                    good = want_y[pat_of[at_y[i] - shift[b] + shift[a]]] != 0
+                if not good:
+                    continue
+                if got == cap:
+                    cap *= 2
+                    rows_a = np.resize(rows_a, cap)
+                    ta_a = np.resize(ta_a, cap)
+                    tb_a = np.resize(tb_a, cap)
+                    rows, ta, tb = rows_a, ta_a, tb_a
+                rows[got] = i
+                ta[got] = a
+                tb[got] = b
+                got += 1
+    return rows_a[:got], ta_a[:got], tb_a[:got], looked

@@ -802,22 +802,31 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
                 tx, ty = types[x], types[y]
                 work += int((tx.sum(axis=1) * ty.sum(axis=1)).sum() - (tx & ty).sum()) * SWAP_COST
                 continue
-            a = np.repeat(held[x], 13, axis=1).ravel()
-            b = np.tile(held[y], (1, 13)).ravel()
-            keep = (a >= 0) & (b >= 0) & (a != b)
-            i, a, b = rows_of[keep], a[keep], b[keep]
-            work += len(i) * SWAP_COST
-            if not len(i):
-                continue
-            good = np.zeros(len(i), bool)
-            for k, out_t, in_t in ((x, a, b), (y, b, a)):
-                s = SEATS[k]
-                if wants_hcp[k]:
-                    h = hcp[k][i] - _TYPE_HCP[out_t] + _TYPE_HCP[in_t]
-                    good |= (h < lo_t[s]) | (h > hi_t[s])
-                if wants_pat[k]:
-                    good |= want_pat[s][_PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]]
-            sel = np.flatnonzero(good)
+            if _kernels is not None:  # the same swaps, looked at in the same order, compiled
+                sx, sy = SEATS[x], SEATS[y]
+                i, a, b, looked = _kernels.swap_candidates(
+                    held[x], held[y], hcp[x], hcp[y], at14[x], at14[y], _TYPE_HCP, shift, _PAT_OF14,
+                    want_pat[sx].view(np.uint8), want_pat[sy].view(np.uint8), wants_pat[x], wants_pat[y],
+                    wants_hcp[x], wants_hcp[y], lo_t[sx], hi_t[sx], lo_t[sy], hi_t[sy])
+                work += looked * SWAP_COST
+                sel = np.arange(len(i))
+            else:
+                a = np.repeat(held[x], 13, axis=1).ravel()
+                b = np.tile(held[y], (1, 13)).ravel()
+                keep = (a >= 0) & (b >= 0) & (a != b)
+                i, a, b = rows_of[keep], a[keep], b[keep]
+                work += len(i) * SWAP_COST
+                if not len(i):
+                    continue
+                good = np.zeros(len(i), bool)
+                for k, out_t, in_t in ((x, a, b), (y, b, a)):
+                    s = SEATS[k]
+                    if wants_hcp[k]:
+                        h = hcp[k][i] - _TYPE_HCP[out_t] + _TYPE_HCP[in_t]
+                        good |= (h < lo_t[s]) | (h > hi_t[s])
+                    if wants_pat[k]:
+                        good |= want_pat[s][_PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]]
+                sel = np.flatnonzero(good)
             if not len(sel):
                 continue
             new = {x: _swapped(cls[x][i[sel]], a[sel], b[sel]), y: _swapped(cls[y][i[sel]], b[sel], a[sel])}

@@ -271,6 +271,28 @@ def test_the_compiled_count_of_a_deals_cards_by_worth_is_numpys(seed, n):
     assert np.array_equal(engine._kernels.deal_cards(owner), expected)
 
 
+@needs_kernels
+@pytest.mark.parametrize("auction", ["P P P 1D", "P 1S", "1S P 2N P 3N", "P P 1S X XX 1N"])
+def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
+    """bounds.swap_moves by the kernel and by numpy, from the same deals, every pattern of every
+    seat wanted and HCP beyond a middle range: the same new deals in the same order, the same
+    work."""
+    from canary_infer import bounds
+    from canary_infer.infer import Inferencer
+    from canary_infer.joint import Joint
+
+    inf = Inferencer()
+    calls = inf.read(Auction.parse(auction))
+    j = Joint({s: conj(f) for s in "NESW" if (f := inf.seat_formulas(calls, s))})
+    drawn = j.sample(60, np.random.default_rng(5))
+    want = {s: np.random.default_rng(6).random(len(engine.ALL_PATTERNS)) < 0.5 for s in "NESW"}
+    lo, hi = {s: 6 for s in "NESW"}, {s: 14 for s in "NESW"}
+    got, work = bounds.swap_moves(j, drawn, want, lo, hi)
+    monkeypatch.setattr(bounds, "_kernels", None)
+    expected, expected_work = bounds.swap_moves(j, drawn, want, lo, hi)
+    assert len(got) and np.array_equal(got, expected) and work == expected_work
+
+
 AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1S P 2N P 3N", "P 1C 1H P",
             "P P 1S X XX 1N", "1S 2H X P 2S", "1H P 1S P 3S P 5N P 7S"]
 
