@@ -845,7 +845,7 @@ class SeatTable:
         t.viable_code = np.zeros(1 << 16, bool)
         t.viable_code[PAT_CODE[t.viable]] = True
         t._backward = {}
-        for name in ("_class_index", "_low", "_last"):
+        for name in ("_class_index", "_low", "_last", "_holds_data"):  # what reads the patterns allowed
             if name in t.__dict__:
                 del t.__dict__[name]
         t.finish()

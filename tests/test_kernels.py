@@ -363,3 +363,20 @@ def test_answers_are_the_same_with_and_without_the_kernels(monkeypatch):
     for a, expected in zip(auctions, with_kernels, strict=True):
         got = json.dumps(Inferencer(system).infer(Auction.parse(a), joint=True).as_json(), sort_keys=True)
         assert got == expected, a
+
+
+def test_a_restricted_table_checks_hands_against_its_own_patterns():
+    """SeatTable.restrict keeps the parent's states but fewer patterns: a hand the parent's
+    formula allows, of a pattern the restriction drops, fails the restricted table's check,
+    even when the parent had checked hands before (the kernels' data of the parent is not the
+    copy's)."""
+    t = build_seat(parse("hcp >= 12"))
+    rng = np.random.default_rng(3)
+    cls = _random_classes(rng, 400)
+    parent = t.holds(cls)
+    long_spades = engine.PAT_LENGTHS[:, 0] >= 5
+    r = t.restrict(long_spades)
+    spades = (cls[:, 0] // 64) >= 5  # each hand's spade length, off its class
+    got = r.holds(cls)
+    assert parent.any() and (parent & ~spades).any()
+    assert np.array_equal(got, parent & spades)
