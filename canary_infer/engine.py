@@ -618,11 +618,16 @@ class SuitStep:
     @cached_property
     def by_length(self) -> np.ndarray:
         """The contributions' indices in order of length (stable)."""
-        return np.argsort(self.length, kind="stable")
+        return np.argsort(self.length, kind="stable").astype(np.int64)
 
     @cached_property
     def sorted_length(self) -> np.ndarray:
         return self.length[self.by_length]
+
+    @cached_property
+    def first_of_length(self) -> np.ndarray:
+        """Where each length's contributions start in :attr:`by_length` (lengths 0 to 14)."""
+        return np.searchsorted(self.sorted_length, np.arange(15), side="left").astype(np.int64)
 
 
 class SeatTable:
@@ -804,27 +809,22 @@ class SeatTable:
         (of ``rows3``, or all) whose pattern group's formula is settled or has a truth table:
         adds to ``ph``, ``completions`` and ``aux`` (if counted); returns the pairs formed and
         the states left to :meth:`_blocks` (whose formula is walked node by node)."""
-        lay, step, ev = self.layout, self.steps[3], self.evaluate
+        lay, step = self.layout, self.steps[3]
         keys = self.keys[3]
         base = np.arange(len(keys)) if rows3 is None else rows3
         cards = 13 - _used(keys[base], lay.low)
         code = (keys[base] >> lay.low) + cards
         good = self.viable_code[code]
         base, cards, pidx = base[good], cards[good], CODE_TO_PAT[code[good]]
-        if ev is None:  # the formula holds (every group settled)
-            (truth, truth_at, tcols), table = _NO_TRUTH, np.full(len(base), _SETTLED)
-        else:
-            truth, truth_at, tcols, kind = ev.kernel_tables()
-            table = kind[ev.gid[pidx]]
-        walked = base[table == _WALKED]
+        groups, kind, truth, truth_at, tcols = self._holds_kernel_data()[6:11]  # the groups' truth tables
+        table = kind[groups[pidx]]
         keep = table >= _SETTLED
-        first = np.searchsorted(step.sorted_length, np.arange(15), side="left")  # contributions by length
         pairs = _kernels.last_suit(
             keys, self.counts[3], base[keep].astype(np.int64), pidx[keep], table[keep].astype(np.int32),
-            cards[keep].astype(np.int64), step.keys, step.counts, step.by_length.astype(np.int64),
-            first.astype(np.int64), truth, truth_at, tcols, NHCP, *_field(lay, lay.plan.index[("hcp", None)]),
-            *_most(lay, self.shaper), ph, completions, *self._aux_kernel(aux))
-        return pairs, walked
+            cards[keep].astype(np.int64), step.keys, step.counts, step.by_length, step.first_of_length,
+            truth, truth_at, tcols, NHCP, *_field(lay, lay.plan.index[("hcp", None)]), *_most(lay, self.shaper),
+            ph, completions, *self._aux_kernel(aux))
+        return pairs, base[table == _WALKED]
 
     def _aux_kernel(self, aux: np.ndarray | None) -> tuple:
         """The aux columns (offset, mask, cap), the counts to add to and the lite honour rule as
@@ -963,8 +963,8 @@ class SeatTable:
         # the allowed patterns and the groups' tables and programs, as holds reads them
         viable, to_pat, groups, kind, truth, truth_at, tcols, programs, program_at, lens = self._holds_kernel_data()[4:]
         chosen, self.drawn_states = _kernels.draw(
-            n, u, levels, *last, self.keys[3], lay.low, step.keys, step.counts, step.by_length.astype(np.int64),
-            np.searchsorted(step.sorted_length, np.arange(15), side="left").astype(np.int64), viable, to_pat,
+            n, u, levels, *last, self.keys[3], lay.low, step.keys, step.counts, step.by_length, step.first_of_length,
+            viable, to_pat,
             none if pat_ok is None else np.asarray(pat_ok, np.float64), pat_ok is not None and pat_ok.dtype.kind == "f",
             groups, kind, truth, truth_at, tcols, programs, program_at, lens,
             *_field(lay, lay.plan.index[("hcp", None)]), hcp_w, *_most(lay, self.shaper))
@@ -1419,7 +1419,7 @@ def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, 
     hcp = _field(lay, shaper.hcp_j) if shaper.hcp_cap is not None else (-1, 0)  # an offset of -1: no such test
     big = int(fit[13 - _used(keys, lay.low)].sum()) >= _KEEP_MOVES  # as the numpy loop decides
     return _kernels.expand(
-        keys, counts, lay.low, k, step.keys, step.counts, step.by_length.astype(np.int64), fit.astype(np.int64),
+        keys, counts, lay.low, k, step.keys, step.counts, step.by_length, fit.astype(np.int64),
         ones, np.array(rest, np.int64).reshape(-1, 3), shaper.allowed[k].view(np.uint8), shaper.keep[k],
         shaper.hcp_cap[k] if shaper.hcp_cap is not None else _NO_CAP, *hcp, *_most(lay, shaper), *_lite(lay, shaper),
         big)
