@@ -865,3 +865,92 @@ def swap_candidates(const int64_t[:, ::1] held_x, const int64_t[:, ::1] held_y, 
                 tb[got] = b
                 got += 1
     return rows_a[:got], ta_a[:got], tb_a[:got], looked
+
+
+def deal_stats(const int8_t[:, ::1] owner, const uint8_t[::1] free):
+    """bounds.deal_stats: per deal (rows of ``owner``, the seat of each card), each seat's suit
+    lengths as a 14-ary number and its HCP; and the seats marked in ``free`` pooled: their
+    summed lengths as a 14-ary number, and the HCP of the 13 lowest and of the 13 highest of
+    their cards."""
+    cdef Py_ssize_t n = owner.shape[0], i, c
+    cdef int8_t k
+    codes_a = np.zeros((n, 4), np.int64)
+    points_a = np.zeros((n, 4), np.int64)
+    pooled_a = np.zeros(n, np.int64)
+    low_a = np.zeros(n, np.int64)
+    high_a = np.zeros(n, np.int64)
+    cdef int64_t[:, ::1] codes = codes_a, points = points_a
+    cdef int64_t[::1] pooled = pooled_a, low = low_a, high = high_a
+    cdef int64_t worth[13]
+    cdef int64_t place[4]
+    cdef int64_t v[5]
+    cdef int64_t left, t, x
+    for c in range(13):
+        worth[c] = 4 - c if c < 4 else 0
+    place[0], place[1], place[2], place[3] = 2744, 196, 14, 1
+    with nogil:
+        for i in range(n):
+            v[0] = v[1] = v[2] = v[3] = v[4] = 0
+            for c in range(52):
+                k = owner[i, c]
+                if k < 0:
+                    continue
+                codes[i, k] += place[c // 13]
+                points[i, k] += worth[c % 13]
+                if free[k]:
+                    pooled[i] += place[c // 13]
+                    v[worth[c % 13]] += 1
+            left = 13
+            for x in range(5):  # the lowest cards first
+                t = v[x] if v[x] < left else left
+                low[i] += t * x
+                left -= t
+            left = 13
+            for x in range(4, -1, -1):
+                t = v[x] if v[x] < left else left
+                high[i] += t * x
+                left -= t
+    return codes_a, points_a, pooled_a, low_a, high_a
+
+
+def at_or_below(const uint8_t[::1] grid, const int64_t[::1] shape, bint above):
+    """bounds._at_or_below (``above``: _at_or_above) on a 4-dimensional grid of booleans (flat,
+    of that shape): whether some marked cell is at or below (above) each cell in every suit."""
+    out = np.array(grid, np.uint8)
+    cdef uint8_t[::1] o = out
+    cdef Py_ssize_t i, s, n = grid.shape[0]
+    cdef int ax
+    cdef int64_t dim
+    with nogil:
+        s = n
+        for ax in range(4):
+            dim = shape[ax]
+            s = s // dim
+            if above:
+                for i in range(n - 1, -1, -1):
+                    if (i // s) % dim < dim - 1 and o[i + s]:
+                        o[i] = 1
+            else:
+                for i in range(n):
+                    if (i // s) % dim > 0 and o[i - s]:
+                        o[i] = 1
+    return out.view(np.bool_)
+
+
+def least_below(const int64_t[::1] grid, const int64_t[::1] shape):
+    """bounds._Grid.below on a 4-dimensional grid (flat, of that shape): for every cell, the
+    least value over the cells at or below it in every suit."""
+    out = np.array(grid, np.int64)
+    cdef int64_t[::1] o = out
+    cdef Py_ssize_t i, s, n = grid.shape[0]
+    cdef int ax
+    cdef int64_t dim
+    with nogil:
+        s = n
+        for ax in range(4):
+            dim = shape[ax]
+            s = s // dim
+            for i in range(n):
+                if (i // s) % dim > 0 and o[i - s] < o[i]:
+                    o[i] = o[i - s]
+    return out

@@ -81,6 +81,7 @@ def _pattern_hcp(ph: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _R14 = np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)
 _FIELDS = np.array([15, 10, 5, 0], np.int64)  # bit offsets of four 5-bit fields
 _PAT14 = PAT_LENGTHS @ _R14
+_SHAPE14 = np.full(4, 14, np.int64)
 
 
 class _Grid:
@@ -148,10 +149,13 @@ class _Grid:
         """For every cell w, the least summed HCP over reachable cells v <= w (as a 14^4 grid,
         computed once)."""
         if self._below is None:
-            m = self.lo.reshape(14, 14, 14, 14).copy()
-            for ax in range(4):
-                m = np.minimum.accumulate(m, axis=ax)
-            self._below = m
+            if _kernels is not None:
+                self._below = _kernels.least_below(self.lo, _SHAPE14).reshape(14, 14, 14, 14)
+            else:
+                m = self.lo.reshape(14, 14, 14, 14).copy()
+                for ax in range(4):
+                    m = np.minimum.accumulate(m, axis=ax)
+                self._below = m
         return self._below
 
 
@@ -1180,6 +1184,9 @@ def _at_or_below(grid: np.ndarray) -> np.ndarray:
     >>> r = _at_or_below(g); bool(r[2, 5, 3, 3]), bool(r[3, 9, 3, 4]), bool(r[1, 13, 13, 13])
     (True, True, False)
     """
+    if _kernels is not None:
+        shape = np.array(grid.shape, np.int64)
+        return _kernels.at_or_below(grid.ravel().view(np.uint8), shape, False).reshape(grid.shape)
     for ax in range(4):
         grid = np.logical_or.accumulate(grid, axis=ax)
     return grid
@@ -1193,6 +1200,9 @@ def _at_or_above(grid: np.ndarray) -> np.ndarray:
     >>> r = _at_or_above(g); bool(r[2, 5, 3, 3]), bool(r[0, 4, 3, 0]), bool(r[3, 0, 0, 0])
     (True, True, False)
     """
+    if _kernels is not None:
+        shape = np.array(grid.shape, np.int64)
+        return _kernels.at_or_below(grid.ravel().view(np.uint8), shape, True).reshape(grid.shape)
     flip = (slice(None, None, -1),) * 4
     return _at_or_below(grid[flip])[flip]
 
@@ -1418,6 +1428,37 @@ TRY_COST = 1.2e-4  # the work of one deal tried by the drawing search, in second
 EXTREME_TRIES = 256  # deals tried with a free seat holding the best (worst) cards
 SHAPED_MAX = 16  # patterns left unseen for which deals are made straight from the cards (_Search.shaped)
 SHAPED_TRIES = 128  # deals so made for each
+def deal_cards(owner: np.ndarray) -> np.ndarray:
+    """Per deal (rows of ``owner``, the seat of each card), seat and suit: how many of the
+    seat's cards are worth 0, 1, 2, 3 and 4 HCP, as an (n, 4, 4, 5) array."""
+    if _kernels is not None:
+        return _kernels.deal_cards(np.ascontiguousarray(owner, np.int8))
+    at = np.arange(len(owner))[:, None]
+    return np.bincount((at * 80 + owner.astype(np.int64) * 20 + _CARD_CODE[None, :]).ravel(),
+                       minlength=80 * len(owner)).reshape(len(owner), 4, 4, 5)
+
+
+def deal_stats(owner: np.ndarray, free: list[int]) -> tuple[np.ndarray, ...]:
+    """Per deal (rows of ``owner``, the seat of each card): each seat's suit lengths as a
+    14-ary number and its HCP ((n, 4) each); the seats ``free`` pooled: their summed lengths
+    as a 14-ary number, and the HCP of the 13 lowest and of the 13 highest of their cards.
+
+    >>> owner = np.repeat(np.arange(4, dtype=np.int8), 13)[None, :]  # each seat a suit
+    >>> codes, points, pooled, low, high = deal_stats(owner, [2, 3])
+    >>> codes.tolist(), points.tolist(), pooled.tolist(), low.tolist(), high.tolist()
+    ([[35672, 2548, 182, 13]], [[10, 10, 10, 10]], [195], [0], [20])
+    """
+    if _kernels is not None:
+        mask = np.zeros(4, np.uint8)
+        mask[free] = 1
+        return _kernels.deal_stats(np.ascontiguousarray(owner, np.int8), mask)
+    cards = deal_cards(owner)
+    lengths = cards.sum(axis=3)
+    v = cards[:, free].sum(axis=(1, 2))
+    return (lengths @ _R14, cards.sum(axis=2) @ np.arange(5), lengths[:, free, :].sum(axis=1) @ _R14,
+            _take(v, 13, top=False), _take(v, 13, top=True))
+
+
 def _length_only(f) -> bool:
     from .joint import _length_only as lo
 
@@ -1468,27 +1509,17 @@ def joint_views(j) -> dict:
         n = len(owner)
         if not n:
             return
-        # per deal, seat and suit: how many of the seat's cards are worth 0, 1, 2, 3 and 4 HCP
-        if _kernels is not None:
-            cards = _kernels.deal_cards(np.ascontiguousarray(owner, np.int8))
-        else:
-            at = np.arange(n)[:, None]
-            cards = np.bincount((at * 80 + owner.astype(np.int64) * 20 + _CARD_CODE[None, :]).ravel(),
-                                minlength=80 * n).reshape(n, 4, 4, 5)
-        lengths = cards.sum(axis=3)
-        points = cards.sum(axis=2) @ np.arange(5)
+        codes, points, pooled_cells, low, high = deal_stats(owner, free)
         for s in j.unseen_seats:
             k = SEATS.index(s)
-            pats = _PAT_OF14[lengths[:, k, :] @ _R14]
+            pats = _PAT_OF14[codes[:, k]]
             seen_p[s].add(np.bincount(pats, minlength=len(ALL_PATTERNS)), weight)
             note_hcp(s, points[:, k], points[:, k])
         if len(free) >= 2:  # the free seats may share their cards out in any other way
-            v = cards[:, free].sum(axis=(1, 2))
-            low, high = _take(v, 13, top=False), _take(v, 13, top=True)
             # the patterns some deal's pooled free cards can make: those below some pool (the
             # pools of earlier deals kept, as what is at or below one of them: a pool below
             # those adds nothing, and only the patterns a new one adds are noted)
-            cells = unique(lengths[:, free, :].sum(axis=1) @ _R14)
+            cells = unique(pooled_cells)
             cells = cells[~pooled["below"][cells]]
             if len(cells):
                 pooled["pools"][cells] = True
@@ -1499,8 +1530,12 @@ def joint_views(j) -> dict:
                 pooled["fits"] = fits
             for s in j.free:
                 note_hcp(s, low, high)
+        cards = None
         for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
             if free and _length_only(j.formulas[s]):
+                if cards is None:
+                    cards = deal_cards(owner)
+                    lengths = cards.sum(axis=3)
                 k = SEATS.index(s)
                 v = cards[:, free + [k]].sum(axis=1)
                 lo = np.zeros(n, np.int64)

@@ -272,6 +272,45 @@ def test_the_compiled_count_of_a_deals_cards_by_worth_is_numpys(seed, n):
 
 
 @needs_kernels
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 200), st.lists(st.integers(0, 3), max_size=4, unique=True))
+def test_the_compiled_deal_statistics_are_numpys(seed, n, free):
+    """bounds.deal_stats (the witness's view of deals) by the kernel and by numpy, on random
+    deals and any set of free seats: each seat's lengths and HCP,
+    the free seats' pooled lengths and the HCP of their 13 lowest and highest cards."""
+    from canary_infer import bounds
+
+    owner = np.random.default_rng(seed).integers(0, 4, (n, 52)).astype(np.int8)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_kernels", None)
+        expected = bounds.deal_stats(owner, sorted(free))
+    got = bounds.deal_stats(owner, sorted(free))
+    assert len(got) == len(expected) == 5
+    assert all(np.array_equal(a, b) for a, b in zip(got, expected, strict=True))
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.integers(1, 14), min_size=4, max_size=4), st.floats(0.0, 0.05))
+def test_the_compiled_closures_of_a_grid_are_numpys(seed, shape, density):
+    """bounds._at_or_below, _at_or_above and _Grid.below by the kernels and by numpy's
+    accumulations, on random grids of any shape (the fillers' grids are smaller than 14^4)."""
+    from canary_infer import bounds
+
+    rng = np.random.default_rng(seed)
+    grid = rng.random(shape) < density
+    values = rng.integers(-5, 40, 14 ** 4)
+    g = bounds._Grid([13, 13, 13, 13])
+    g.lo = values
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_kernels", None)
+        expected = (bounds._at_or_below(grid), bounds._at_or_above(grid), g.below())
+    g._below = None
+    got = (bounds._at_or_below(grid), bounds._at_or_above(grid), g.below())
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(got, expected, strict=True))
+
+
+@needs_kernels
 @pytest.mark.parametrize("auction", ["P P P 1D", "P 1S", "1S P 2N P 3N", "P P 1S X XX 1N"])
 def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
     """bounds.swap_moves by the kernel and by numpy, from the same deals, every pattern of every
