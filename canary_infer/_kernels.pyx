@@ -402,21 +402,35 @@ cdef int _by_col(const void *a, const void *b) noexcept nogil:
     return (x > y) - (x < y)
 
 
-cdef Py_ssize_t _pick(_Entry *e, Py_ssize_t cnt, double row, double u) noexcept nogil:
-    """engine._pick_moves for one draw: the entry whose normalised running weight (plus the
-    row's number, as numpy lays rows end to end) first passes row + u; past the row (a
-    rounding at the very top), its last entry of positive weight."""
-    cdef double tot = 0.0, v = row + u, c = 0.0
+cdef Py_ssize_t _running(_Entry *e, double *cum, Py_ssize_t cnt, double *tot) noexcept nogil:
+    """A state's entries' running weights (``cum``, summed in order, as numpy sums them) and
+    their total; returns the last entry of positive weight (-1: none)."""
+    cdef double c = 0.0
     cdef Py_ssize_t j, last = -1
     for j in range(cnt):
-        tot += e[j].w
-    for j in range(cnt):
         c += e[j].w
+        cum[j] = c
         if e[j].w > 0:
             last = j
-        if ((c / tot) if tot > 0 else c) + row > v:
-            return j
+    tot[0] = c
     return last
+
+
+cdef Py_ssize_t _pick(const double *cum, Py_ssize_t cnt, double tot, Py_ssize_t last, double row,
+                      double u) noexcept nogil:
+    """engine._pick_moves for one draw: the entry whose normalised running weight (plus the
+    row's number, as numpy lays rows end to end) first passes row + u; past the row (a
+    rounding at the very top), its last entry of positive weight.  The running weights do
+    not decrease, so the first entry that passes is found by halving."""
+    cdef double v = row + u
+    cdef Py_ssize_t a = 0, b = cnt, m
+    while a < b:  # the first j in [a, b) that passes, or b
+        m = (a + b) // 2
+        if ((cum[m] / tot) if tot > 0 else cum[m]) + row > v:
+            b = m
+        else:
+            a = m + 1
+    return a if a < cnt else last
 
 
 def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
@@ -459,7 +473,9 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
     cdef const double[::1] back
     cdef const double[::1] counts
     cdef _Entry *e = NULL
-    cdef Py_ssize_t cap = 0
+    cdef double *cum = NULL
+    cdef double tot
+    cdef Py_ssize_t cap = 0, last
     cdef Py_ssize_t drawn3 = 0
     try:
         for k in range(4):
@@ -489,9 +505,11 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
                         cnt = first_of_length[n3 + 1] - first_of_length[n3]
                     if cnt > cap:
                         free(e)
+                        free(cum)
                         cap = 2 * cnt
                         e = <_Entry *> malloc(cap * sizeof(_Entry))
-                        if e == NULL:
+                        cum = <double *> malloc(cap * sizeof(double))
+                        if e == NULL or cum == NULL:
                             break
                     if k < 3:
                         for j in range(cnt):
@@ -539,18 +557,20 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
                             e[j].w = w
                     if k < 3 or last_moves:  # numpy weighs a state's moves in order of contribution
                         qsort(e, cnt, sizeof(_Entry), _by_col)
+                    last = _running(e, cum, cnt, &tot)
                     for i in range(g0, g1):
-                        j = _pick(e, cnt, <double> row, u[k, pairs[i, 1]])
+                        j = _pick(cum, cnt, tot, last, <double> row, u[k, pairs[i, 1]])
                         chosen[pairs[i, 1], k] = e[j].col if j >= 0 else -1
                         if k < 3:
                             state[pairs[i, 1]] = e[j].nxt if j >= 0 else -1
                     g0 = g1
                 if k == 3:
                     drawn3 = row + 1
-            if e == NULL and cap > 0:
+            if (e == NULL or cum == NULL) and cap > 0:
                 raise MemoryError
     finally:
         free(e)
+        free(cum)
     return chosen_a, drawn3
 
 
