@@ -1465,6 +1465,18 @@ def _length_only(f) -> bool:
     return lo(f)
 
 
+def _pair_at_once(j) -> bool:
+    """Whether two constrained seats' deals are paired without a draw first: when the seat
+    the draw checks (the one whose table holds more hands: the other is drawn) holds so small
+    a share of all hands that, were its hand independent of the other's, PAIR_AFTER deals
+    would give fewer than PAIR_SHORT of the 500 (the draw would stop there)."""
+    tables = [j.tables[s] for s in j.constrained]
+    if any(_length_only(j.formulas[s]) for s in j.constrained):
+        return False  # a seat that looks at lengths only is dealt by its patterns, not checked
+    share = max(t.hands for t in tables) / math.comb(int(j.unseen.sum()), 13)
+    return share * PAIR_AFTER < PAIR_SHORT * 500
+
+
 def joint_views(j) -> dict:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
     from .joint import SeatView
@@ -1553,8 +1565,12 @@ def joint_views(j) -> dict:
     # (see _Search.paired)
     # (when pairing, the draw stops as soon as its rate says that PAIR_AFTER deals would give
     # fewer than PAIR_SHORT of the 500: pairing then finds them, and the draws would be waste)
-    drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES,
-                     short=PAIR_SHORT if pairable else None)
+    # (nor does it start when the seats' tables already say so: see _pair_at_once)
+    if pairable and _pair_at_once(j):
+        drawn, j.tried = np.zeros((0, 52), np.int8), 0
+    else:
+        drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES,
+                         short=PAIR_SHORT if pairable else None)
     spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search (draws included)
     more = drawn[:0]
     if pairable and len(drawn) < 500:

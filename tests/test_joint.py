@@ -564,6 +564,42 @@ def test_paired_hands_are_consistent_deals_drawn_uniformly(north, south, law_n, 
     assert tv < 0.06 < tv_alone, (tv, tv_alone)
 
 
+def _hands_with_hcp(ok) -> int:
+    """Hands of 13 of the 52 cards whose HCP pass ``ok``: the honours chosen, the rest of the
+    36 small cards (combinatorics, not the engine)."""
+    ways = {(0, 0): 1}  # (honours held, their HCP) -> ways
+    for value in [4, 3, 2, 1] * 4:
+        nxt = dict(ways)
+        for (k, h), w in ways.items():
+            nxt[(k + 1, h + value)] = nxt.get((k + 1, h + value), 0) + w
+        ways = nxt
+    return sum(w * math.comb(36, 13 - k) for (k, h), w in ways.items() if k <= 13 and ok(h))
+
+
+@pytest.mark.parametrize("checked", [9, 11, 12, 13, 14, 16])
+def test_two_seats_are_paired_at_once_where_their_tables_say_the_draw_would_stop(checked):
+    """The draw that starts two constrained seats' search deals the seat with fewer hands and
+    checks the other's, and would soon stop where the checked seat fits too few deals; it is
+    not started where that seat's share of all hands (from combinatorics) times PAIR_AFTER is
+    below PAIR_SHORT of the 500 deals wanted.  The answer is the same either way."""
+    from canary_infer import bounds
+
+    j = Joint({"N": parse("hcp >= 17"), "S": parse(f"hcp >= {checked}")})
+    share = _hands_with_hcp(lambda h: h >= checked) / math.comb(52, 13)
+    assert j.tables["S"].hands == _hands_with_hcp(lambda h: h >= checked)
+    assert bounds._pair_at_once(j) == (share * bounds.PAIR_AFTER < bounds.PAIR_SHORT * 500)
+    # a seat that looks at lengths only is dealt by its patterns, never checked
+    assert not bounds._pair_at_once(Joint({"N": parse("hcp >= 17"), "S": parse("S >= 6")}))
+    if bounds._pair_at_once(j):
+        views = {s: j.seat(s) for s in "NESW"}
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(bounds, "_pair_at_once", lambda j: False)
+            drawn_first = Joint({"N": parse("hcp >= 17"), "S": parse(f"hcp >= {checked}")})
+            for s in "NESW":
+                v, w = views[s], drawn_first.seat(s)
+                assert v.proven and w.proven and v.hcp == w.hcp and set(v.patterns) == set(w.patterns)
+
+
 @pytest.mark.parametrize("formulas,known", [
     ({"N": "hcp <= 9", "E": "hcp <= 9"}, None),  # two weak seats, two free
     ({"N": "hcp <= 9", "E": "hcp >= 12 and S >= 5", "S": "hcp <= 7 and H <= 4"}, None),
