@@ -974,3 +974,52 @@ def least_below(const int64_t[::1] grid, const int64_t[::1] shape):
                 if (i // s) % dim > 0 and o[i - s] < o[i]:
                     o[i] = o[i - s]
     return out
+
+
+def plus_grid(const uint8_t[::1] reach, const int64_t[::1] shape, const int64_t[:, ::1] f):
+    """bounds._plus on a 4-dimensional grid of booleans (flat, of that shape): every marked
+    cell plus every row of ``f``, the sums within the grid marked."""
+    cdef Py_ssize_t n = reach.shape[0], m = f.shape[0], i, r
+    cdef int64_t d0 = shape[0], d1 = shape[1], d2 = shape[2], d3 = shape[3]
+    cdef int64_t c0, c1, c2, c3, a0, a1, a2, a3
+    out = np.zeros(n, np.uint8)
+    cdef uint8_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            if not reach[i]:
+                continue
+            c3 = i % d3
+            c2 = (i // d3) % d2
+            c1 = (i // (d3 * d2)) % d1
+            c0 = i // (d3 * d2 * d1)
+            for r in range(m):
+                a0 = c0 + f[r, 0]
+                a1 = c1 + f[r, 1]
+                a2 = c2 + f[r, 2]
+                a3 = c3 + f[r, 3]
+                if a0 < d0 and a1 < d1 and a2 < d2 and a3 < d3:
+                    o[((a0 * d1 + a1) * d2 + a2) * d3 + a3] = 1
+    return out.view(np.bool_)
+
+
+def room_left(const int64_t[:, ::1] room, const int64_t[:, ::1] f, const uint8_t[::1] below,
+              const int64_t[::1] shape):
+    """bounds._room_for's few rows: for each row of ``room``, whether some row of ``f`` fits in
+    it and leaves a cell marked in ``below`` (a flat 4-dimensional grid of that shape)."""
+    cdef Py_ssize_t n = room.shape[0], m = f.shape[0], i, r
+    cdef int64_t d0 = shape[0], d1 = shape[1], d2 = shape[2], d3 = shape[3], a0, a1, a2, a3
+    out = np.zeros(n, np.uint8)
+    cdef uint8_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            for r in range(m):
+                a0 = room[i, 0] - f[r, 0]
+                a1 = room[i, 1] - f[r, 1]
+                a2 = room[i, 2] - f[r, 2]
+                a3 = room[i, 3] - f[r, 3]
+                if not (0 <= a0 < d0 and 0 <= a1 < d1 and 0 <= a2 < d2 and 0 <= a3 < d3):
+                    continue
+                if below[((a0 * d1 + a1) * d2 + a2) * d3 + a3]:
+                    o[i] = 1
+                    break
+    return out.view(np.bool_)

@@ -1216,6 +1216,9 @@ def _plus(reach: np.ndarray, f: np.ndarray) -> np.ndarray:
     [[0, 0, 1, 1], [1, 0, 1, 1], [1, 2, 0, 0], [2, 2, 0, 0]]
     """
     shape = reach.shape
+    if _kernels is not None:
+        flat = np.ascontiguousarray(reach).ravel().view(np.uint8)
+        return _kernels.plus_grid(flat, np.array(shape, np.int64), np.ascontiguousarray(f, np.int64)).reshape(shape)
     cells = np.argwhere(reach)
     out = np.zeros(shape, bool)
     if len(cells) * len(f) <= _PLUS_PAIRS:  # every pair at once, each cell one number
@@ -1286,6 +1289,10 @@ def _room_for(room: np.ndarray, choices: list[np.ndarray], spots: np.ndarray, me
     reach, f = _taken(choices[:-1], spots, memo), choices[-1]
     if len(room) * len(f) < 250 * min(int(reach.sum()), len(f)):
         # few rows: each with each row of the last set, the rest to fit what the others take
+        if _kernels is not None:
+            below = np.ascontiguousarray(_at_or_below(reach)).ravel().view(np.uint8)
+            return _kernels.room_left(np.ascontiguousarray(room, np.int64), np.ascontiguousarray(f, np.int64), below,
+                                      np.array(reach.shape, np.int64))
         rest = room[:, None, :] - f[None, :, :]
         fits = (rest >= 0).all(axis=2)
         ok = np.zeros(fits.shape, bool)

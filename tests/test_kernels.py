@@ -311,6 +311,47 @@ def test_the_compiled_closures_of_a_grid_are_numpys(seed, shape, density):
 
 
 @needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.integers(1, 11), min_size=4, max_size=4), st.floats(0.0, 0.2),
+       st.integers(0, 300))
+def test_the_compiled_sum_of_a_grid_and_rows_is_numpys(seed, shape, density, rows):
+    """bounds._plus (the fillers' small cards taken, one more seat's added) by the kernel and
+    by numpy, on random grids of any shape and random rows within it (sums past it dropped)."""
+    from canary_infer import bounds
+
+    rng = np.random.default_rng(seed)
+    reach = rng.random(shape) < density
+    f = rng.integers(0, shape, (rows, 4))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_kernels", None)
+        expected = bounds._plus(reach, f)
+        small = bounds._PLUS_PAIRS
+        mp.setattr(bounds, "_PLUS_PAIRS", 0)  # numpy's other way, by shifted grids
+        shifted = bounds._plus(reach, f)
+        mp.setattr(bounds, "_PLUS_PAIRS", small)
+    got = bounds._plus(reach, f)
+    assert got.dtype == bool and np.array_equal(got, expected) and np.array_equal(got, shifted)
+
+
+@needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 40), st.integers(1, 3))
+def test_the_compiled_room_for_fillers_is_numpys(seed, rows, seats):
+    """bounds._room_for (the fillers' first proof) by the kernel and by numpy, each row of
+    room with each row of the last seat's fillers, on random small cards and fillers."""
+    from canary_infer import bounds
+
+    rng = np.random.default_rng(seed)
+    spots = rng.integers(3, 10, 4)
+    choices = [rng.integers(0, spots + 1, (int(rng.integers(1, 30)), 4)) for _ in range(seats)]
+    room = rng.integers(0, spots + 1, (rows, 4))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_kernels", None)
+        expected = bounds._room_for(room, choices, spots)
+    assert np.array_equal(bounds._room_for(room, choices, spots), expected)
+
+
+@needs_kernels
 @pytest.mark.parametrize("auction", ["P P P 1D", "P 1S", "1S P 2N P 3N", "P P 1S X XX 1N"])
 def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
     """bounds.swap_moves by the kernel and by numpy, from the same deals, every pattern of every
