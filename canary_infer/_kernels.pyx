@@ -1023,3 +1023,41 @@ def room_left(const int64_t[:, ::1] room, const int64_t[:, ::1] f, const uint8_t
                     o[i] = 1
                     break
     return out.view(np.bool_)
+
+
+def give(const int8_t[:, ::1] rows, const uint8_t[:, ::1] pool, int8_t k, const int64_t[::1] free,
+         const int64_t[:, ::1] lengths, bint low, const uint8_t[:, ::1] keep):
+    """bounds._give: each row's pooled cards dealt anew, seat k taking the cards of ``keep``
+    (no rows: none) and then, suit by suit, the lowest (``low``) or highest of its other pooled
+    cards up to its length there; the free seats the rest, 13 each in card order (the last
+    taking any beyond).  Returns the new rows."""
+    cdef Py_ssize_t n = rows.shape[0], nf = free.shape[0], i, si, r, c, nth
+    cdef bint keeping = keep.shape[0] > 0
+    cdef int64_t need, got
+    out = np.array(rows, np.int8)
+    cdef int8_t[:, ::1] o = out
+    cdef uint8_t take[52]
+    with nogil:
+        for i in range(n):
+            for si in range(4):
+                need = lengths[i, si]
+                for r in range(13):
+                    c = si * 13 + r
+                    take[c] = keeping and keep[i, c]
+                    if take[c]:
+                        need -= 1
+                got = 0
+                for r in range(13):
+                    c = si * 13 + (12 - r if low else r)
+                    if pool[i, c] and not take[c]:
+                        got += 1
+                        if got <= need:
+                            take[c] = 1
+            nth = 0
+            for c in range(52):
+                if take[c]:
+                    o[i, c] = k
+                elif pool[i, c]:
+                    o[i, c] = <int8_t> free[nth // 13 if nth // 13 < nf else nf - 1]
+                    nth += 1
+    return out

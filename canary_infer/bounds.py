@@ -878,6 +878,11 @@ def _give(rows: np.ndarray, pool: np.ndarray, k: int, free: list[int], lengths: 
     ``keep`` (within the pool and the lengths) and then the lowest (``low``) or highest of the
     others pooled, up to the given lengths (n, 4) suit by suit; the free seats take the rest,
     13 each in card order.  Returns the rows changed (a copy)."""
+    if _kernels is not None:
+        none = np.zeros((0, 52), np.uint8)
+        return _kernels.give(np.ascontiguousarray(rows, np.int8), np.ascontiguousarray(pool).view(np.uint8), k,
+                             np.array(free, np.int64), np.ascontiguousarray(lengths, np.int64), low,
+                             none if keep is None else np.ascontiguousarray(keep).view(np.uint8))
     rows = rows.copy()
     n = len(rows)
     kept = np.zeros((n, 4, 13), bool) if keep is None else keep.reshape(n, 4, 13)

@@ -352,6 +352,27 @@ def test_the_compiled_room_for_fillers_is_numpys(seed, rows, seats):
 
 
 @needs_kernels
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 60), st.integers(0, 3), st.integers(1, 3), st.booleans(), st.booleans())
+def test_the_compiled_deal_of_pooled_cards_is_numpys(seed, n, k, nfree, low, keeping):
+    """bounds._give (a seat's and the free seats' pooled cards dealt anew) by the kernel and by
+    numpy, on random deals: the seat keeps some of its cards (its honours) or none, takes the
+    lowest or highest others to random lengths, and the free seats the rest."""
+    from canary_infer import bounds
+
+    rng = np.random.default_rng(seed)
+    rows = np.stack([rng.permutation(np.repeat(np.arange(4), 13)) for _ in range(n)]).astype(np.int8).reshape(n, 52)
+    free = [s for s in rng.permutation(4).tolist() if s != k][:nfree]
+    pool = np.isin(rows, free + [k])
+    lengths = rng.integers(0, 8, (n, 4))
+    keep = ((rows == k) & (bounds.CARD_HCP > 0)[None, :]) if keeping else None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bounds, "_kernels", None)
+        expected = bounds._give(rows, pool, k, free, lengths, low, keep)
+    assert np.array_equal(bounds._give(rows, pool, k, free, lengths, low, keep), expected)
+
+
+@needs_kernels
 @pytest.mark.parametrize("auction", ["P P P 1D", "P 1S", "1S P 2N P 3N", "P P 1S X XX 1N"])
 def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
     """bounds.swap_moves by the kernel and by numpy, from the same deals, every pattern of every
