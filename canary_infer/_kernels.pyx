@@ -938,22 +938,25 @@ def at_or_below(const uint8_t[::1] grid, const int64_t[::1] shape, bint above):
     of that shape): whether some marked cell is at or below (above) each cell in every suit."""
     out = np.array(grid, np.uint8)
     cdef uint8_t[::1] o = out
-    cdef Py_ssize_t i, s, n = grid.shape[0]
+    cdef Py_ssize_t n = grid.shape[0], outer, inner, dim, a, d, x, base
     cdef int ax
-    cdef int64_t dim
     with nogil:
-        s = n
-        for ax in range(4):
+        outer = 1
+        for ax in range(4):  # along each axis, each cell takes in its neighbour below (above)
             dim = shape[ax]
-            s = s // dim
-            if above:
-                for i in range(n - 1, -1, -1):
-                    if (i // s) % dim < dim - 1 and o[i + s]:
-                        o[i] = 1
-            else:
-                for i in range(n):
-                    if (i // s) % dim > 0 and o[i - s]:
-                        o[i] = 1
+            inner = n // (outer * dim) if outer * dim else 0
+            for a in range(outer):
+                if above:
+                    for d in range(dim - 2, -1, -1):
+                        base = (a * dim + d) * inner
+                        for x in range(inner):
+                            o[base + x] |= o[base + inner + x]
+                else:
+                    for d in range(1, dim):
+                        base = (a * dim + d) * inner
+                        for x in range(inner):
+                            o[base + x] |= o[base - inner + x]
+            outer *= dim
     return out.view(np.bool_)
 
 
@@ -962,17 +965,19 @@ def least_below(const int64_t[::1] grid, const int64_t[::1] shape):
     least value over the cells at or below it in every suit."""
     out = np.array(grid, np.int64)
     cdef int64_t[::1] o = out
-    cdef Py_ssize_t i, s, n = grid.shape[0]
+    cdef Py_ssize_t n = grid.shape[0], outer, inner, dim, a, d, x, base
     cdef int ax
-    cdef int64_t dim
     with nogil:
-        s = n
+        outer = 1
         for ax in range(4):
             dim = shape[ax]
-            s = s // dim
-            for i in range(n):
-                if (i // s) % dim > 0 and o[i - s] < o[i]:
-                    o[i] = o[i - s]
+            inner = n // (outer * dim) if outer * dim else 0
+            for a in range(outer):
+                for d in range(1, dim):
+                    base = (a * dim + d) * inner
+                    for x in range(inner):
+                        o[base + x] = min(o[base + x], o[base - inner + x])
+            outer *= dim
     return out
 
 
