@@ -1066,3 +1066,30 @@ def give(const int8_t[:, ::1] rows, const uint8_t[:, ::1] pool, int8_t k, const 
                     o[i, c] = <int8_t> free[nth // 13 if nth // 13 < nf else nf - 1]
                     nth += 1
     return out
+
+
+def held_types(const int8_t[:, ::1] owner, int8_t k):
+    """bounds.swap_moves' card types of seat k: per deal, which of the 28 types (the A K Q J
+    T 9 of each suit, and a small card of it) it holds, those types in order, padded with
+    -1 to 13, and its HCP."""
+    cdef Py_ssize_t n = owner.shape[0], i, si, r, t, m
+    types_a = np.zeros((n, 28), np.uint8)
+    held_a = np.full((n, 13), -1, np.int64)
+    hcp_a = np.zeros(n, np.int64)
+    cdef uint8_t[:, ::1] ty = types_a
+    cdef int64_t[:, ::1] held = held_a
+    cdef int64_t[::1] hcp = hcp_a
+    with nogil:
+        for i in range(n):
+            for si in range(4):
+                for r in range(13):
+                    if owner[i, si * 13 + r] == k:
+                        ty[i, si * 7 + (r if r < 6 else 6)] = 1
+                        if r < 4:
+                            hcp[i] += 4 - r
+            m = 0
+            for t in range(28):
+                if ty[i, t] and m < 13:
+                    held[i, m] = t
+                    m += 1
+    return types_a.view(np.bool_), held_a, hcp_a

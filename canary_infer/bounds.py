@@ -783,10 +783,13 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     seat's table."""
     seats = [SEATS.index(s) for s in j.unseen_seats]
     cls = {k: _classes(owner, k) for k in seats}
-    hcp = {k: (owner == k).astype(np.int64) @ CARD_HCP for k in seats}
     at14 = {k: (cls[k] // 64) @ _R14 for k in seats}
-    held, types = {}, {}
-    for k in seats:  # the card types each seat holds, as (n, 13) type numbers (-1: none)
+    held, types, hcp = {}, {}, {}
+    for k in seats:  # the card types each seat holds, as (n, 13) type numbers (-1: none), and its HCP
+        if _kernels is not None:
+            types[k], held[k], hcp[k] = _kernels.held_types(np.ascontiguousarray(owner, np.int8), k)
+            continue
+        hcp[k] = (owner == k).astype(np.int64) @ CARD_HCP
         t = types[k] = _types(owner, k)
         order = np.argsort(~t, axis=1, kind="stable")[:, :13]
         held[k] = np.where(np.take_along_axis(t, order, axis=1), order, -1)
