@@ -1093,3 +1093,36 @@ def held_types(const int8_t[:, ::1] owner, int8_t k):
                     held[i, m] = t
                     m += 1
     return types_a.view(np.bool_), held_a, hcp_a
+
+
+def place_suit(int8_t[:, ::1] owner, const int64_t[::1] length, const int64_t[::1] mask, int si,
+               const double[:, ::1] keys, const int64_t[::1] cols, int8_t seat):
+    """joint.place_classes for one suit: in each row, the seat takes the top cards of its
+    class's mask and, of the suit's small cards ``cols`` ordered by their random keys (numpy's
+    argsort), the one at sorted place j where the index sorted there is below the row's count
+    of small cards."""
+    cdef Py_ssize_t n = owner.shape[0], m = cols.shape[0], i, j, a, b
+    cdef int64_t idx[13]
+    cdef int64_t x, count, bits
+    with nogil:
+        for i in range(n):
+            bits = mask[i]
+            count = length[i]
+            for j in range(6):
+                if (bits >> j) & 1:
+                    owner[i, si * 13 + j] = seat
+                    count -= 1
+            if m == 0:
+                continue
+            for j in range(m):
+                idx[j] = j
+            for a in range(1, m):  # insertion sort of at most seven keys
+                x = idx[a]
+                b = a - 1
+                while b >= 0 and keys[i, idx[b]] > keys[i, x]:
+                    idx[b + 1] = idx[b]
+                    b -= 1
+                idx[b + 1] = x
+            for j in range(m):
+                if idx[j] < count:
+                    owner[i, cols[j]] = seat

@@ -448,9 +448,15 @@ def place_classes(owner: np.ndarray, cls: np.ndarray, seat: int, avail: Availabl
     its small cards at random among those of the 52 booleans ``cards`` (the cards ``avail``
     counts)."""
     n = len(owner)
+    compiled = _kernels is not None and owner.dtype == np.int8 and owner.flags.c_contiguous
     for si in range(4):
         ls, ms, _ = suit_classes(avail, si)
         length, mask = ls[cls[:, si]], ms[cls[:, si]]
+        if compiled:  # the same cards from the same keys
+            small = np.array([si * 13 + r for r in range(6, 13) if cards[si * 13 + r]], np.int64)
+            keys = rng.random((n, len(small))) if len(small) else np.zeros((n, 0))
+            _kernels.place_suit(owner, length, mask, si, keys, small, seat)
+            continue
         for r in range(6):
             owner[(mask >> r) & 1 == 1, si * 13 + r] = seat
         small = [si * 13 + r for r in range(6, 13) if cards[si * 13 + r]]

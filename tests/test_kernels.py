@@ -373,6 +373,28 @@ def test_the_compiled_deal_of_pooled_cards_is_numpys(seed, n, k, nfree, low, kee
 
 
 @needs_kernels
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 300), st.sampled_from(["hcp >= 12 and S >= 5", "H == 0", "hcp <= 37"]),
+       st.booleans())
+def test_the_compiled_placing_of_holding_classes_is_numpys(seed, n, text, known):
+    """joint.place_classes by the kernel and by numpy, from the same drawn classes and the same
+    random numbers: the same cards to the same seat (some cards already held: my hand)."""
+    from canary_infer import joint
+
+    mine = Hand.from_pbn("AKQ2.JT9.8765.43")
+    avail = Available.excluding(mine) if known else Available()
+    cls = build_seat(parse(text), avail).sample(n, np.random.default_rng(seed))
+    owner = np.full((n, 52), -1, np.int8)
+    unseen = joint.Joint({"N": parse(text)}, known=("S", mine) if known else None).unseen
+    got, expected = owner.copy(), owner.copy()
+    joint.place_classes(got, cls, 2, avail, unseen, np.random.default_rng(seed + 1))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(joint, "_kernels", None)
+        joint.place_classes(expected, cls, 2, avail, unseen, np.random.default_rng(seed + 1))
+    assert np.array_equal(got, expected) and ((got == 2).sum(axis=1) == 13).all()
+
+
+@needs_kernels
 @pytest.mark.parametrize("auction", ["P P P 1D", "P 1S", "1S P 2N P 3N", "P P 1S X XX 1N"])
 def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
     """bounds.swap_moves by the kernel and by numpy, from the same deals, every pattern of every
