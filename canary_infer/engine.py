@@ -1098,14 +1098,20 @@ class SeatTable:
         one of the classes that make it, weighted by their counts."""
         n = len(chosen)
         out = np.zeros((n, 4), np.int64)
+        laid = self.__dict__.get("_class_runs")
+        if laid is None:  # each suit's classes by contribution, with their running counts: made once
+            laid = []
+            for k in range(4):
+                step = self.steps[k]
+                _, _, cls_counts = suit_classes(self.avail, k)
+                order = np.argsort(step.of_class, kind="stable")
+                cum = np.cumsum(cls_counts[order])
+                starts = np.searchsorted(step.of_class[order], np.arange(len(step.keys)))
+                laid.append((order, cum, np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0.0)))
+            self._class_runs = laid
         for k in range(4):
             step = self.steps[k]
-            _, _, cls_counts = suit_classes(self.avail, k)
-            order = np.argsort(step.of_class, kind="stable")
-            grp = step.of_class[order]
-            cum = np.cumsum(cls_counts[order])
-            starts = np.searchsorted(grp, np.arange(len(step.keys)))
-            before = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0.0)
+            order, cum, before = laid[k]
             c = chosen[:, k]
             target = before[c] + rng.random(n) * step.counts[c]
             pos = np.searchsorted(cum, target, side="right")
