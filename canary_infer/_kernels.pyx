@@ -10,6 +10,10 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 
 
+cdef extern from *:
+    void __builtin_prefetch(const void *addr) nogil
+
+
 cdef inline int64_t _lengths_used(int64_t code) noexcept nogil:
     return (code >> 12) + ((code >> 8) & 15) + ((code >> 4) & 15) + (code & 15)
 
@@ -126,6 +130,10 @@ cdef inline uint8_t _table_truth(int64_t key, int64_t t, const int64_t[:, ::1] t
     return truth[truth_at[t] + index]
 
 
+cdef enum:
+    _BLOCK = 16  # pairs whose slots are fetched together
+
+
 def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
            const int64_t[::1] step_keys, const double[::1] step_counts, const int64_t[::1] by_len,
            const int64_t[::1] fit_of_room,
@@ -153,6 +161,9 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
     cdef _Table t
     cdef int32_t idx
     cdef int64_t c
+    cdef int64_t bkey[_BLOCK]
+    cdef int64_t bcol[_BLOCK]
+    cdef Py_ssize_t j0, j1, nb, q
     for r in range(n):
         room = 13 - _lengths_used((keys[r] >> low) & 0xFFFF)
         total += fit_of_room[room]
@@ -171,27 +182,39 @@ def expand(const int64_t[::1] keys, const double[::1] counts, int low, int k,
             for r in range(n):
                 room = 13 - _lengths_used((keys[r] >> low) & 0xFFFF)
                 m = fit_of_room[room]
-                for j in range(m):
-                    c = by_len[j]
-                    key = _recap(keys[r] + step_keys[c], ones, rest)
-                    code = key >> shift
-                    ok = allowed[code] != 0
-                    if ok and hcp_off >= 0:
-                        ok = ((key >> hcp_off) & hcp_mask) <= hcp_cap[code]
-                    if ok and most_off >= 0:
-                        ok = ((key >> most_off) & most_mask) <= most_max
-                    if not ok:
-                        continue
-                    key = _lite(key & keep[code], lite_off, lite_mask, lite_t, lite_bits)
-                    idx = _table_add(&t, key, counts[r] * step_counts[c])
-                    if idx < 0:
-                        failed = True
+                j0 = 0
+                while j0 < m:  # a block of pairs at a time: their states found, their slots fetched, then added
+                    nb = 0
+                    j1 = j0 + _BLOCK if j0 + _BLOCK < m else m
+                    for j in range(j0, j1):
+                        c = by_len[j]
+                        key = _recap(keys[r] + step_keys[c], ones, rest)
+                        code = key >> shift
+                        ok = allowed[code] != 0
+                        if ok and hcp_off >= 0:
+                            ok = ((key >> hcp_off) & hcp_mask) <= hcp_cap[code]
+                        if ok and most_off >= 0:
+                            ok = ((key >> most_off) & most_mask) <= most_max
+                        if not ok:
+                            continue
+                        key = _lite(key & keep[code], lite_off, lite_mask, lite_t, lite_bits)
+                        bkey[nb] = key
+                        bcol[nb] = c
+                        __builtin_prefetch(&t.slots[_slot(&t, key)])
+                        nb += 1
+                    for q in range(nb):
+                        idx = _table_add(&t, bkey[q], counts[r] * step_counts[bcol[q]])
+                        if idx < 0:
+                            failed = True
+                            break
+                        if moves:
+                            rows_v[kept] = <int32_t> r
+                            cols_v[kept] = <int32_t> bcol[q]
+                            ids_v[kept] = idx
+                        kept += 1
+                    if failed:
                         break
-                    if moves:
-                        rows_v[kept] = <int32_t> r
-                        cols_v[kept] = <int32_t> c
-                        ids_v[kept] = idx
-                    kept += 1
+                    j0 = j1
                 if failed:
                     break
         if failed:
