@@ -956,52 +956,32 @@ def deal_stats(const int8_t[:, ::1] owner, const uint8_t[::1] free):
     return codes_a, points_a, pooled_a, low_a, high_a
 
 
-def at_or_below(const uint8_t[::1] grid, const int64_t[::1] shape, bint above):
-    """bounds._at_or_below (``above``: _at_or_above) on a 4-dimensional grid of booleans (flat,
-    of that shape): whether some marked cell is at or below (above) each cell in every suit."""
-    out = np.array(grid, np.uint8)
-    cdef uint8_t[::1] o = out
-    cdef Py_ssize_t n = grid.shape[0], outer, inner, dim, a, d, x, base
+ctypedef fused _cell:
+    uint8_t
+    int64_t
+
+
+def closure4(_cell[::1] o, const int64_t[::1] shape, bint above):
+    """In place, on a 4-dimensional grid (flat, of that shape): each cell takes in every cell at
+    or below it (``above``: at or above) in every suit, by OR for booleans as uint8
+    (bounds._at_or_below, _at_or_above) and by the least for int64 (bounds._Grid.below)."""
+    cdef Py_ssize_t n = o.shape[0], outer, inner, dim, a, d, x, base, step
     cdef int ax
     with nogil:
         outer = 1
         for ax in range(4):  # along each axis, each cell takes in its neighbour below (above)
             dim = shape[ax]
             inner = n // (outer * dim) if outer * dim else 0
-            for a in range(outer):
-                if above:
-                    for d in range(dim - 2, -1, -1):
-                        base = (a * dim + d) * inner
-                        for x in range(inner):
-                            o[base + x] |= o[base + inner + x]
-                else:
-                    for d in range(1, dim):
-                        base = (a * dim + d) * inner
-                        for x in range(inner):
-                            o[base + x] |= o[base - inner + x]
-            outer *= dim
-    return out.view(np.bool_)
-
-
-def least_below(const int64_t[::1] grid, const int64_t[::1] shape):
-    """bounds._Grid.below on a 4-dimensional grid (flat, of that shape): for every cell, the
-    least value over the cells at or below it in every suit."""
-    out = np.array(grid, np.int64)
-    cdef int64_t[::1] o = out
-    cdef Py_ssize_t n = grid.shape[0], outer, inner, dim, a, d, x, base
-    cdef int ax
-    with nogil:
-        outer = 1
-        for ax in range(4):
-            dim = shape[ax]
-            inner = n // (outer * dim) if outer * dim else 0
+            step = -inner if above else inner
             for a in range(outer):
                 for d in range(1, dim):
-                    base = (a * dim + d) * inner
+                    base = (a * dim + (dim - 1 - d if above else d)) * inner
                     for x in range(inner):
-                        o[base + x] = min(o[base + x], o[base - inner + x])
+                        if _cell is uint8_t:
+                            o[base + x] |= o[base - step + x]
+                        else:
+                            o[base + x] = min(o[base + x], o[base - step + x])
             outer *= dim
-    return out
 
 
 def plus_grid(const uint8_t[::1] reach, const int64_t[::1] shape, const int64_t[:, ::1] f):

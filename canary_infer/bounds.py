@@ -150,7 +150,9 @@ class _Grid:
         computed once)."""
         if self._below is None:
             if _kernels is not None:
-                self._below = _kernels.least_below(self.lo, _SHAPE14).reshape(14, 14, 14, 14)
+                m = self.lo.copy()
+                _kernels.closure4(m, _SHAPE14, False)
+                self._below = m.reshape(14, 14, 14, 14)
             else:
                 m = self.lo.reshape(14, 14, 14, 14).copy()
                 for ax in range(4):
@@ -1193,8 +1195,9 @@ def _at_or_below(grid: np.ndarray) -> np.ndarray:
     (True, True, False)
     """
     if _kernels is not None:
-        shape = np.array(grid.shape, np.int64)
-        return _kernels.at_or_below(grid.ravel().view(np.uint8), shape, False).reshape(grid.shape)
+        out = np.array(grid, np.uint8).ravel()
+        _kernels.closure4(out, np.array(grid.shape, np.int64), False)
+        return out.view(bool).reshape(grid.shape)
     for ax in range(4):
         grid = np.logical_or.accumulate(grid, axis=ax)
     return grid
@@ -1209,8 +1212,9 @@ def _at_or_above(grid: np.ndarray) -> np.ndarray:
     (True, True, False)
     """
     if _kernels is not None:
-        shape = np.array(grid.shape, np.int64)
-        return _kernels.at_or_below(grid.ravel().view(np.uint8), shape, True).reshape(grid.shape)
+        out = np.array(grid, np.uint8).ravel()
+        _kernels.closure4(out, np.array(grid.shape, np.int64), True)
+        return out.view(bool).reshape(grid.shape)
     flip = (slice(None, None, -1),) * 4
     return _at_or_below(grid[flip])[flip]
 
