@@ -1447,6 +1447,8 @@ TRY_COST = 1.2e-4  # the work of one deal tried by the drawing search, in second
 EXTREME_TRIES = 256  # deals tried with a free seat holding the best (worst) cards
 SHAPED_MAX = 16  # patterns left unseen for which deals are made straight from the cards (_Search.shaped)
 SHAPED_TRIES = 128  # deals so made for each
+
+
 def deal_cards(owner: np.ndarray) -> np.ndarray:
     """Per deal (rows of ``owner``, the seat of each card), seat and suit: how many of the
     seat's cards are worth 0, 1, 2, 3 and 4 HCP, as an (n, 4, 4, 5) array."""

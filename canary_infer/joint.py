@@ -452,18 +452,17 @@ def place_classes(owner: np.ndarray, cls: np.ndarray, seat: int, avail: Availabl
     for si in range(4):
         ls, ms, _ = suit_classes(avail, si)
         length, mask = ls[cls[:, si]], ms[cls[:, si]]
+        small = np.array([si * 13 + r for r in range(6, 13) if cards[si * 13 + r]], np.int64)
+        keys = rng.random((n, len(small))) if len(small) else np.zeros((n, 0))  # (none drawn for no cards)
         if compiled:  # the same cards from the same keys
-            small = np.array([si * 13 + r for r in range(6, 13) if cards[si * 13 + r]], np.int64)
-            keys = rng.random((n, len(small))) if len(small) else np.zeros((n, 0))
             _kernels.place_suit(owner, length, mask, si, keys, small, seat)
             continue
         for r in range(6):
             owner[(mask >> r) & 1 == 1, si * 13 + r] = seat
-        small = [si * 13 + r for r in range(6, 13) if cards[si * 13 + r]]
-        if not small:
+        if not len(small):
             continue
-        take = np.argsort(rng.random((n, len(small))), axis=1) < (length - _POPCOUNT[mask])[:, None]
-        cols = np.array(small)
+        take = np.argsort(keys, axis=1) < (length - _POPCOUNT[mask])[:, None]
+        cols = small
         owner[:, cols] = np.where(take, seat, owner[:, cols])
 
 
