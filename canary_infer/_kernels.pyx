@@ -425,6 +425,15 @@ cdef int _by_col(const void *a, const void *b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef bint _in_order(const _Entry *e, Py_ssize_t cnt) noexcept nogil:
+    """Whether a state's entries are in order of contribution already."""
+    cdef Py_ssize_t j
+    for j in range(1, cnt):
+        if e[j].col < e[j - 1].col:
+            return False
+    return True
+
+
 cdef Py_ssize_t _running(_Entry *e, double *cum, Py_ssize_t cnt, double *tot) noexcept nogil:
     """A state's entries' running weights (``cum``, summed in order, as numpy sums them) and
     their total; returns the last entry of positive weight (-1: none)."""
@@ -578,7 +587,8 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
                                 w = w * pat_ok[pat]
                             e[j].col = c
                             e[j].w = w
-                    if k < 3 or last_moves:  # numpy weighs a state's moves in order of contribution
+                    if (k < 3 or last_moves) and not _in_order(e, cnt):
+                        # numpy weighs a state's moves in order of contribution (as they mostly come)
                         qsort(e, cnt, sizeof(_Entry), _by_col)
                     last = _running(e, cum, cnt, &tot)
                     for i in range(g0, g1):
