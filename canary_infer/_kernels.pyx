@@ -420,6 +420,50 @@ cdef int _by_state(const void *a, const void *b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef int _by_state_radix(int64_t *pairs, int64_t *spare, Py_ssize_t n) noexcept nogil:
+    """Sort (state, draw) pairs by state (-1, a failed draw, first) as _by_state does, but by
+    counting, 11 bits of the state at a time: the order within a state does not matter (each
+    draw's pick reads only its own number).  Returns -1 (nothing done) for states past 2^33."""
+    cdef int64_t count[2048]
+    cdef int64_t most = 0, key, at, total
+    cdef Py_ssize_t i, d
+    cdef int shift
+    cdef int64_t *src = pairs
+    cdef int64_t *dst = spare
+    cdef int64_t *swap
+    if n == 0:
+        return 0
+    for i in range(n):
+        if pairs[2 * i] + 1 > most:
+            most = pairs[2 * i] + 1
+    if most >= (<int64_t> 1) << 33:
+        return -1
+    shift = 0
+    while shift == 0 or (most >> shift) > 0:
+        for d in range(2048):
+            count[d] = 0
+        for i in range(n):
+            count[((src[2 * i] + 1) >> shift) & 2047] += 1
+        total = 0
+        for d in range(2048):
+            at = count[d]
+            count[d] = total
+            total += at
+        for i in range(n):
+            key = ((src[2 * i] + 1) >> shift) & 2047
+            dst[2 * count[key]] = src[2 * i]
+            dst[2 * count[key] + 1] = src[2 * i + 1]
+            count[key] += 1
+        swap = src
+        src = dst
+        dst = swap
+        shift += 11
+    if src != pairs:
+        for i in range(2 * n):
+            pairs[i] = src[i]
+    return 0
+
+
 cdef int _by_col(const void *a, const void *b) noexcept nogil:
     cdef int64_t x = (<const _Entry *> a).col, y = (<const _Entry *> b).col
     return (x > y) - (x < y)
@@ -498,7 +542,8 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
     state_a = np.zeros(n, np.int64)
     cdef int64_t[::1] state = state_a
     pairs_a = np.empty((n, 2), np.int64)
-    cdef int64_t[:, ::1] pairs = pairs_a
+    spare_a = np.empty((n, 2), np.int64)
+    cdef int64_t[:, ::1] pairs = pairs_a, spare = spare_a
     cdef const int64_t[::1] first
     cdef const int32_t[::1] cols
     cdef const int32_t[::1] nxt
@@ -518,7 +563,8 @@ def draw(Py_ssize_t n, const double[:, ::1] u, list levels, bint last_moves,
                 for i in range(n):
                     pairs[i, 0] = state[i]
                     pairs[i, 1] = i
-                qsort(&pairs[0, 0], n, 2 * sizeof(int64_t), _by_state)
+                if _by_state_radix(&pairs[0, 0], &spare[0, 0], n) != 0:
+                    qsort(&pairs[0, 0], n, 2 * sizeof(int64_t), _by_state)
                 row = -1
                 g0 = 0
                 while g0 < n:
