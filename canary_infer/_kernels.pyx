@@ -682,6 +682,31 @@ def grid_add(const int64_t[::1] cells, const int64_t[::1] lo, const int64_t[::1]
                     out_hi[dst] = v
 
 
+cdef void _share_out(int8_t *row, const uint8_t *pool, uint8_t *take, const int64_t *need, bint low, int8_t k,
+                     const int64_t *seats, Py_ssize_t ns) noexcept nogil:
+    """A deal's pooled cards (``pool``) dealt anew in ``row``: seat k takes the cards marked in
+    ``take`` and, suit by suit, ``need`` more of its other pooled cards, the lowest (``low``)
+    or highest first; the pooled cards left go to ``seats``, 13 each in card order (the last
+    taking any beyond).  What bounds._give and reshare's share make of a deal."""
+    cdef Py_ssize_t s, r, c, nth = 0
+    cdef int64_t left
+    for s in range(4):
+        left = need[s]
+        r = 0
+        while left > 0 and r < 13:
+            c = s * 13 + (12 - r if low else r)
+            if pool[c] and not take[c]:
+                take[c] = 1
+                left -= 1
+            r += 1
+    for c in range(52):
+        if take[c]:
+            row[c] = k
+        elif pool[c]:
+            row[c] = <int8_t> seats[nth // 13 if nth // 13 < ns else ns - 1]
+            nth += 1
+
+
 def share_rows(const int8_t[:, ::1] owner, const int64_t[::1] takers, int k, const int64_t[:, ::1] pats,
                int per, bint keep, bint mine):
     """bounds.reshare's share for one way of keeping: seat k and the ``takers`` pool their cards
@@ -692,7 +717,7 @@ def share_rows(const int8_t[:, ::1] owner, const int64_t[::1] takers, int k, con
     card order.  Returns the new deals and the pattern (row of ``pats``) of each, as
     bounds._give and share's choice of deals make them."""
     cdef Py_ssize_t n = owner.shape[0], m = pats.shape[0], nt = takers.shape[0], p, d, s, r, c, cnt, got = 0
-    cdef int64_t target, need, taken, nth
+    cdef int64_t target
     lengths_a = np.zeros((n, 4), np.int64)
     kept_a = np.zeros((n, 4), np.int64)
     cdef int64_t[:, ::1] lengths = lengths_a, kept = kept_a
@@ -734,35 +759,20 @@ def share_rows(const int8_t[:, ::1] owner, const int64_t[::1] takers, int k, con
     rows_a = np.empty((got, 52), np.int8)
     cdef int8_t[:, ::1] rows = rows_a
     cdef uint8_t take[52]
+    cdef uint8_t pool[52]
+    cdef int64_t need[4]
     with nogil:
         for r in range(got):
             p = pick[r, 0]
             d = pick[r, 1]
             for c in range(52):
                 rows[r, c] = owner[d, c]
-                take[c] = 0
+                pool[c] = owner[d, c] >= 0 and inpool[owner[d, c]]
+                take[c] = keep and owner[d, c] == k and c % 13 < 4  # its honours, kept
             for s in range(4):
                 target = pats[p, s] if mine else lengths[d, s] - pats[p, s]
-                taken = 0
-                if keep:
-                    for c in range(13 * s, 13 * s + 4):
-                        if owner[d, c] == k:
-                            take[c] = 1
-                            taken += 1
-                need = target - taken
-                c = 13 * s + 12
-                while need > 0 and c >= 13 * s:  # the lowest pooled cards not kept
-                    if not take[c] and owner[d, c] >= 0 and inpool[owner[d, c]]:
-                        take[c] = 1
-                        need -= 1
-                    c -= 1
-            nth = 0
-            for c in range(52):
-                if take[c]:
-                    rows[r, c] = k
-                elif owner[d, c] >= 0 and inpool[owner[d, c]]:
-                    rows[r, c] = takers[nth // 13 if nth // 13 < nt else nt - 1]
-                    nth += 1
+                need[s] = target - (kept[d, s] if keep else 0)
+            _share_out(&rows[r, 0], pool, take, need, True, <int8_t> k, &takers[0], nt)
     return rows_a, pick_a[:got, 0].copy()
 
 
@@ -966,6 +976,19 @@ def swap_candidates(const int64_t[:, ::1] held_x, const int64_t[:, ::1] held_y, 
     return rows_a[:got], ta_a[:got], tb_a[:got], looked
 
 
+cdef inline int64_t _thirteen(const int64_t *v, bint top) noexcept nogil:
+    """bounds._take for 13 cards: the HCP of the 13 highest (``top``) or lowest of cards
+    counted by worth (``v``: how many are worth 0, 1, 2, 3 and 4)."""
+    cdef int64_t left = 13, out = 0, t
+    cdef int x, w
+    for x in range(5):
+        w = 4 - x if top else x
+        t = v[w] if v[w] < left else left
+        out += t * w
+        left -= t
+    return out
+
+
 def deal_stats(const int8_t[:, ::1] owner, const uint8_t[::1] free):
     """bounds.deal_stats: per deal (rows of ``owner``, the seat of each card), each seat's suit
     lengths as a 14-ary number and its HCP; and the seats marked in ``free`` pooled: their
@@ -983,7 +1006,6 @@ def deal_stats(const int8_t[:, ::1] owner, const uint8_t[::1] free):
     cdef int64_t worth[13]
     cdef int64_t place[4]
     cdef int64_t v[5]
-    cdef int64_t left, t, x
     for c in range(13):
         worth[c] = 4 - c if c < 4 else 0
     place[0], place[1], place[2], place[3] = 2744, 196, 14, 1
@@ -999,16 +1021,8 @@ def deal_stats(const int8_t[:, ::1] owner, const uint8_t[::1] free):
                 if free[k]:
                     pooled[i] += place[c // 13]
                     v[worth[c % 13]] += 1
-            left = 13
-            for x in range(5):  # the lowest cards first
-                t = v[x] if v[x] < left else left
-                low[i] += t * x
-                left -= t
-            left = 13
-            for x in range(4, -1, -1):
-                t = v[x] if v[x] < left else left
-                high[i] += t * x
-                left -= t
+            low[i] = _thirteen(v, False)
+            high[i] = _thirteen(v, True)
     return codes_a, points_a, pooled_a, low_a, high_a
 
 
@@ -1095,35 +1109,21 @@ def give(const int8_t[:, ::1] rows, const uint8_t[:, ::1] pool, int8_t k, const 
     (no rows: none) and then, suit by suit, the lowest (``low``) or highest of its other pooled
     cards up to its length there; the free seats the rest, 13 each in card order (the last
     taking any beyond).  Returns the new rows."""
-    cdef Py_ssize_t n = rows.shape[0], nf = free.shape[0], i, si, r, c, nth
+    cdef Py_ssize_t n = rows.shape[0], nf = free.shape[0], i, si, c
     cdef bint keeping = keep.shape[0] > 0
-    cdef int64_t need, got
     out = np.array(rows, np.int8)
     cdef int8_t[:, ::1] o = out
     cdef uint8_t take[52]
+    cdef int64_t need[4]
     with nogil:
         for i in range(n):
             for si in range(4):
-                need = lengths[i, si]
-                for r in range(13):
-                    c = si * 13 + r
-                    take[c] = keeping and keep[i, c]
-                    if take[c]:
-                        need -= 1
-                got = 0
-                for r in range(13):
-                    c = si * 13 + (12 - r if low else r)
-                    if pool[i, c] and not take[c]:
-                        got += 1
-                        if got <= need:
-                            take[c] = 1
-            nth = 0
+                need[si] = lengths[i, si]
             for c in range(52):
+                take[c] = keeping and keep[i, c]
                 if take[c]:
-                    o[i, c] = k
-                elif pool[i, c]:
-                    o[i, c] = <int8_t> free[nth // 13 if nth // 13 < nf else nf - 1]
-                    nth += 1
+                    need[c // 13] -= 1
+            _share_out(&o[i, 0], &pool[i, 0], take, need, low, k, &free[0], nf)
     return out
 
 
