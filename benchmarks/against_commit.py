@@ -43,12 +43,15 @@ def unpack(rev: str, into: Path) -> str:
                          check=True, capture_output=True).stdout
     subprocess.run(["tar", "x", "-C", str(into)], input=tar, check=True)
     (into / "canary_infer").rename(into / "canary_then")
-    for f in (into / "canary_then").glob("*.py"):
+    for f in (into / "canary_then").rglob("*.py"):  # the flat layout of old and the layers of now
         text = f.read_text()
-        f.write_text(re.sub(r"^(\s*)from canary_infer\.", r"\1from canary_then.", text, flags=re.M))
-    if (into / "canary_then" / "_kernels.pyx").exists():  # its compiled kernels, as an install builds them
+        text = re.sub(r"^(\s*)from canary_infer([. ])", r"\1from canary_then\2", text, flags=re.M)
+        f.write_text(re.sub(r"^(\s*)import canary_infer\.", r"\1import canary_then.", text, flags=re.M))
+    pyx = next((into / "canary_then").rglob("_kernels.pyx"), None)
+    if pyx is not None:  # its compiled kernels, as an install builds them
+        rel = pyx.relative_to(into).with_suffix("")
         code = ("from setuptools import Extension, setup; from Cython.Build import cythonize; "
-                "setup(ext_modules=cythonize([Extension('canary_then._kernels', ['canary_then/_kernels.pyx'], "
+                f"setup(ext_modules=cythonize([Extension('{'.'.join(rel.parts)}', ['{rel}.pyx'], "
                 "extra_compile_args=['-O3'])], language_level=3, quiet=True), "
                 "script_args=['-q', 'build_ext', '--inplace'])")
         subprocess.run([sys.executable, "-c", code], cwd=into, check=True, capture_output=True)
@@ -56,9 +59,19 @@ def unpack(rev: str, into: Path) -> str:
     return "canary_then"
 
 
+def _module(pkg: str, *names: str):
+    """The first of the modules ``names`` the package has (its layout changed over time)."""
+    for name in names:
+        try:
+            return importlib.import_module(f"{pkg}.{name}")
+        except ModuleNotFoundError:
+            continue
+    raise ModuleNotFoundError(f"{pkg} has none of {names}")
+
+
 def side(pkg: str, constraints: Path):
-    system = importlib.import_module(pkg + ".system")
-    return (importlib.import_module(pkg + ".infer").Inferencer, importlib.import_module(pkg + ".auction").Auction,
+    system = _module(pkg, "system.model", "system")
+    return (_module(pkg, "deal.infer", "infer").Inferencer, _module(pkg, "bridge.auction", "auction").Auction,
             system.load_system(sorted(constraints.glob("*.canary"))))
 
 

@@ -39,11 +39,11 @@ import numpy as np
 os.environ.setdefault("CANARY_INFER_CACHE", "off")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from canary_infer.auction import SEATS, Auction  # noqa: E402
-from canary_infer.cards import Hand  # noqa: E402
-from canary_infer.expr import conj, evaluate, parse  # noqa: E402
-from canary_infer.infer import Inferencer  # noqa: E402
-from canary_infer.joint import Joint, deal_of  # noqa: E402
+from canary_infer.bridge.auction import SEATS, Auction  # noqa: E402
+from canary_infer.bridge.cards import Hand  # noqa: E402
+from canary_infer.deal.infer import Inferencer  # noqa: E402
+from canary_infer.deal.joint import Joint, deal_of  # noqa: E402
+from canary_infer.language.expr import conj, evaluate, parse  # noqa: E402
 
 CASES = {
     "2S+": {
@@ -126,7 +126,7 @@ def check_constraints(deals, formulas: dict) -> int:
 
 def real_auction(auction: str, n: int, seed: int = 1) -> dict:
     """The system's own constraints (losers included) through the deal command's path."""
-    from canary_infer.dealing import deal
+    from canary_infer.deal.dealing import deal
 
     inf = Inferencer()
     a = Auction.parse(auction)

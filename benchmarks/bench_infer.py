@@ -48,13 +48,14 @@ os.environ.setdefault("CANARY_INFER_CACHE", "off")
 
 import numpy as np  # noqa: E402
 
-from canary_infer.auction import Auction  # noqa: E402
-from canary_infer.cards import Hand  # noqa: E402
-from canary_infer.cpsat import HandModel  # noqa: E402
-from canary_infer.engine import solve  # noqa: E402
-from canary_infer.expr import conj, evaluate  # noqa: E402
-from canary_infer.infer import Inferencer  # noqa: E402
-from canary_infer.system import load_system  # noqa: E402
+from canary_infer.bridge.auction import Auction  # noqa: E402
+from canary_infer.bridge.cards import Hand  # noqa: E402
+from canary_infer.deal.infer import Inferencer  # noqa: E402
+from canary_infer.engine import kernels  # noqa: E402
+from canary_infer.engine.cpsat import HandModel  # noqa: E402
+from canary_infer.engine.tables import solve  # noqa: E402
+from canary_infer.language.expr import conj, evaluate  # noqa: E402
+from canary_infer.system.model import load_system  # noqa: E402
 
 AUCTIONS = [
     "1S", "1H", "1D", "1C", "1N", "2C", "2D", "2H", "2S", "2N", "3C", "P", "P P", "P P P",
@@ -205,7 +206,7 @@ def peak_rss_of(auction: str) -> float:
     """Peak resident memory (MB) of a process that loads the system and answers one auction
     (VmHWM: getrusage's maximum would carry over the parent's from before exec)."""
     code = ("import os; os.environ['CANARY_INFER_CACHE'] = 'off'\n"
-            "from canary_infer.infer import Inferencer\nfrom canary_infer.auction import Auction\n"
+            "from canary_infer.deal.infer import Inferencer\nfrom canary_infer.bridge.auction import Auction\n"
             f"Inferencer().infer(Auction.parse({auction!r}), joint=True)\n"
             "print(next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM')) / 1024)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
@@ -313,11 +314,10 @@ def main():
     # falls in the batch's first round.
     import numpy.random  # noqa: F401
 
-    import canary_infer.bounds  # noqa: F401
-    from canary_infer import engine
+    import canary_infer.deal.bounds  # noqa: F401
 
     # the times depend on it: the compiled kernels (built at install) or the numpy programme alone
-    out: dict = {"auctions": len(AUCTIONS), "compiled_kernels": engine._kernels is not None}
+    out: dict = {"auctions": len(AUCTIONS), "compiled_kernels": kernels.compiled is not None}
     print(f"{len(AUCTIONS)} auctions", file=sys.stderr, flush=True)
     pace_ms: list[float] = []
     out["batch"] = ms(batch(system, 1 if a.quick else 3, reference=pace_ms))

@@ -25,15 +25,15 @@ from pathlib import Path
 
 os.environ.setdefault("CANARY_INFER_CACHE", "off")  # measure the solver, not the disk cache
 
-from canary_infer.auction import Auction  # noqa: E402
-from canary_infer.cards import Hand  # noqa: E402
-from canary_infer.cpsat import HandModel  # noqa: E402
-from canary_infer.diffsys import diff_systems  # noqa: E402
-from canary_infer.infer import Inferencer  # noqa: E402
-from canary_infer.system import builtin_dir  # noqa: E402
-from canary_infer.systemdir import load  # noqa: E402
-from canary_infer.verify import Verifier  # noqa: E402
-from canary_infer.witness import most_frequent_pattern, typical_hand  # noqa: E402
+from canary_infer.bridge.auction import Auction  # noqa: E402
+from canary_infer.bridge.cards import Hand  # noqa: E402
+from canary_infer.deal.infer import Inferencer  # noqa: E402
+from canary_infer.engine.cpsat import HandModel  # noqa: E402
+from canary_infer.engine.witness import most_frequent_pattern, typical_hand  # noqa: E402
+from canary_infer.system.model import builtin_dir  # noqa: E402
+from canary_infer.tools.diff import diff_systems  # noqa: E402
+from canary_infer.tools.loader import load  # noqa: E402
+from canary_infer.tools.verify import Verifier  # noqa: E402
 
 
 class Recording(Verifier):

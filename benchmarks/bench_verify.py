@@ -24,13 +24,13 @@ import time
 
 os.environ.setdefault("CANARY_INFER_CACHE", "off")  # measure the solver, not the disk cache
 
-from canary_infer.auction import SEATS, Auction  # noqa: E402
-from canary_infer.bidding import Bidder  # noqa: E402
-from canary_infer.cpsat import HandModel  # noqa: E402
-from canary_infer.expr import conj  # noqa: E402
-from canary_infer.infer import Inferencer  # noqa: E402
-from canary_infer.selfcheck import dealt, run  # noqa: E402
-from canary_infer.verify import Verifier, path_of  # noqa: E402
+from canary_infer.bridge.auction import SEATS, Auction  # noqa: E402
+from canary_infer.deal.infer import Inferencer  # noqa: E402
+from canary_infer.engine.cpsat import HandModel  # noqa: E402
+from canary_infer.language.expr import conj  # noqa: E402
+from canary_infer.tools.bidding import Bidder  # noqa: E402
+from canary_infer.tools.selfcheck import dealt, run  # noqa: E402
+from canary_infer.tools.verify import Verifier, path_of  # noqa: E402
 
 
 def cpsat_leaves(v: Verifier, trees) -> tuple[float, int]:

@@ -34,9 +34,9 @@ import fuzz_targets as fz  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from canary_infer.engine import Available, solve  # noqa: E402
-from canary_infer.expr import parse  # noqa: E402
-from canary_infer.infer import Inferencer  # noqa: E402
+from canary_infer.deal.infer import Inferencer  # noqa: E402
+from canary_infer.engine.tables import Available, solve  # noqa: E402
+from canary_infer.language.expr import parse  # noqa: E402
 
 
 class Target:
@@ -95,7 +95,7 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="canary-fuzz-"))
     cache_dir = work / "cache"
     os.environ["CANARY_INFER_CACHE"] = str(cache_dir)
-    from canary_infer import cache
+    import canary_infer.caches as cache
 
     cache.SLOW = 0.0  # keep every result, however fast the engine is
     f = parse("hcp in 11..16 and losers <= 7 and qt >= 2")

@@ -17,7 +17,7 @@ import sys
 from collections import OrderedDict, defaultdict
 from pathlib import Path
 
-from canary_infer.system import builtin_dir, load_system
+from canary_infer.system.model import builtin_dir, load_system
 
 CALL = re.compile(r"\(?(P|X|XX|[1-7][CDHSN])\)?")
 

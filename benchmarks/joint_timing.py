@@ -44,8 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_infer import AUCTIONS  # noqa: E402
 
-from canary_infer.auction import Auction, AuctionError  # noqa: E402
-from canary_infer.infer import Inferencer  # noqa: E402
+from canary_infer.bridge.auction import Auction, AuctionError  # noqa: E402
+from canary_infer.deal.infer import Inferencer  # noqa: E402
 
 
 def auctions(paths: list[str], more: list[str] = ()) -> list[tuple[str, str]]:
@@ -135,7 +135,7 @@ def main() -> int:
     joint.infer(Auction.parse("1S X 2S"), joint=True)  # and the deal-level search's (CP-SAT's when used)
     counted = {}
     if a.fresh:
-        from canary_infer import bounds
+        from canary_infer.deal import bounds
 
         views = bounds.joint_views
 

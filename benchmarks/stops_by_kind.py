@@ -13,9 +13,9 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from canary_infer.bidding import Bidder, position
-from canary_infer.infer import Inferencer
-from canary_infer.selfcheck import SEATS, bid_out, dealt
+from canary_infer.deal.infer import Inferencer
+from canary_infer.tools.bidding import Bidder, position
+from canary_infer.tools.selfcheck import SEATS, bid_out, dealt
 
 
 def main(argv: list[str]) -> int:

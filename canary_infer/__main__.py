@@ -1,5 +1,5 @@
 import sys
 
-from .cli import main
+from canary_infer.ui.cli import main
 
 sys.exit(main())

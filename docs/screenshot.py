@@ -59,7 +59,7 @@ def bid(driver, base: str, calls: list[str]) -> None:
 
 
 def main() -> None:
-    from canary_infer.web import create_app
+    from canary_infer.ui.web import create_app
 
     auction = (sys.argv[1] if len(sys.argv) > 1 else "2S P 2N P 3C").split()
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "docs" / "serve.png"

@@ -16,8 +16,8 @@ os.environ.pop("CANARY_SYSTEM", None)
 # files) is tested on small systems where it is on (test_systemdir, test_format)
 os.environ["CANARY_SYSTEM_CHECK"] = "off"
 
-from canary_infer.infer import Inferencer
-from canary_infer.system import builtin_dir, load_system
+from canary_infer.deal.infer import Inferencer
+from canary_infer.system.model import builtin_dir, load_system
 
 # The hand words, the openings and the 2H/2S relays: about 950 calls, for the tests that walk
 # every call of a system (exports, readers of other tools) and would take minutes on all of it.

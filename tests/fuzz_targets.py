@@ -25,11 +25,11 @@ from unittest import mock
 
 from hypothesis import strategies as st
 
-from canary_infer import cache
-from canary_infer.auction import STRAINS, Auction, AuctionError, legal_calls, split_calls
-from canary_infer.cards import CardError, Deal, Hand
-from canary_infer.cli import main
-from canary_infer.system import SystemFileError, builtin_dir, load_system
+import canary_infer.caches as cache
+from canary_infer.bridge.auction import STRAINS, Auction, AuctionError, legal_calls, split_calls
+from canary_infer.bridge.cards import CardError, Deal, Hand
+from canary_infer.system.model import SystemFileError, builtin_dir, load_system
+from canary_infer.ui.cli import main
 
 SEATS = "NESW"
 
@@ -80,7 +80,7 @@ def run_cli(argv: list[str], stdin: bytes | None = None, inferencer=None) -> tup
     out, err = io.StringIO(), io.StringIO()
     patches = [mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8"))]
     if inferencer is not None:
-        patches.append(mock.patch("canary_infer.infer.Inferencer", lambda *a, **k: inferencer))
+        patches.append(mock.patch("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer))
     with contextlib.ExitStack() as stack:
         for p in patches:
             stack.enter_context(p)

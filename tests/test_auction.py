@@ -1,4 +1,4 @@
-"""Tests for canary_infer.auction: calls, the laws of bidding, text and PBN round trips."""
+"""Tests for canary_infer.bridge.auction: calls, the laws of bidding, text and PBN round trips."""
 
 import doctest
 import pickle
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canary_infer import auction as auction_module
-from canary_infer.auction import (
+from canary_infer.bridge import auction as auction_module
+from canary_infer.bridge.auction import (
     DOUBLE,
     PASS,
     REDOUBLE,

@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import Auction
-from canary_infer.bidding import Bidder, position
-from canary_infer.cards import RANKS, SUITS, Deal, Hand
-from canary_infer.cli import main
-from canary_infer.expr import TRUE, evaluate, parse
-from canary_infer.infer import Inferencer
-from canary_infer.selfcheck import run as selfcheck
-from canary_infer.system import builtin_dir, load_system
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import RANKS, SUITS, Deal, Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.language.expr import TRUE, evaluate, parse
+from canary_infer.system.model import builtin_dir, load_system
+from canary_infer.tools.bidding import Bidder, position
+from canary_infer.tools.selfcheck import run as selfcheck
+from canary_infer.ui.cli import main
 
 ONE_NT = "KJ2.QJ3.KJ32.A32"  # 3-3-4-3, 14 HCP: 1N only
 ONE_S_OR_2S = "AQJ83.2.K4.QT932"  # 5-1-2-5, 12 HCP: 1S and 2S both state it; the hand-type table gives it 2S [A54]
@@ -247,7 +247,7 @@ def test_the_bidder_and_the_inferencer_agree_after_the_opening(bidder, inference
 @pytest.fixture
 def cli(system, monkeypatch, capsys):
     """``canary-infer ARGS`` in-process, reusing the session system; -> (status, stdout, stderr)."""
-    monkeypatch.setattr("canary_infer.system.load_system", lambda *a, **k: system)
+    monkeypatch.setattr("canary_infer.system.model.load_system", lambda *a, **k: system)
 
     def _run(*argv):
         status = main(list(argv))
@@ -382,7 +382,7 @@ def test_selfcheck_with_a_gap_and_overlaps_reports_none_and_several(tmp_path):
 
 
 def test_same_seed_same_result_and_the_cli_agrees(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
     assert main(["selfcheck", "--deals", "60", "--seed", "5", "--json"]) == 0
     out, _ = capsys.readouterr()
     first = json.loads(out)
@@ -411,7 +411,7 @@ def strict_inferencer(tmp_path_factory):
 
 
 def test_a_stricter_inference_than_bidding_gives_violations(strict_inferencer, system, monkeypatch):
-    monkeypatch.setattr("canary_infer.selfcheck.Bidder", lambda _system: Bidder(system))
+    monkeypatch.setattr("canary_infer.tools.selfcheck.Bidder", lambda _system: Bidder(system))
     r = selfcheck(150, 5, strict_inferencer)
     assert r.violations > 0
     bad = [e for e in r.examples if e["kind"] == "violation"]
@@ -426,8 +426,8 @@ def test_a_stricter_inference_than_bidding_gives_violations(strict_inferencer, s
 
 
 def test_the_cli_exits_1_on_violations(strict_inferencer, system, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: strict_inferencer)
-    monkeypatch.setattr("canary_infer.selfcheck.Bidder", lambda _system: Bidder(system))
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: strict_inferencer)
+    monkeypatch.setattr("canary_infer.tools.selfcheck.Bidder", lambda _system: Bidder(system))
     assert main(["selfcheck", "--deals", "150", "--seed", "5", "--json"]) == 1
     obj = json.loads(capsys.readouterr()[0])
     assert obj["violations"] > 0 and obj["deals"] == 150

@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT / "docs"))
 
 import screenshot  # noqa: E402  (docs/screenshot.py: the browser, the server, clicking a call)
 
-from canary_infer.cards import Deal  # noqa: E402
-from canary_infer.cli import main  # noqa: E402
-from canary_infer.lin import read_lin  # noqa: E402
+from canary_infer.bridge.cards import Deal  # noqa: E402
+from canary_infer.bridge.lin import read_lin  # noqa: E402
+from canary_infer.ui.cli import main  # noqa: E402
 
 
 def missing() -> list[str]:
@@ -44,7 +44,7 @@ def page(system):
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("CI must run the browser tests: " + "; ".join(why))
         pytest.skip("no browser here: " + "; ".join(why))
-    from canary_infer.web import create_app
+    from canary_infer.ui.web import create_app
 
     with screenshot.Server(create_app(system, deals=2)) as srv:
         driver = screenshot.browser()

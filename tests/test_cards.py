@@ -1,4 +1,4 @@
-"""Tests for canary_infer.cards: hands, deals, PBN round trips and errors."""
+"""Tests for canary_infer.bridge.cards: hands, deals, PBN round trips and errors."""
 
 import copy
 import doctest
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canary_infer import cards
-from canary_infer.cards import HCP, RANKS, SEATS, SUITS, CardError, Deal, DealError, Hand, HandError
+from canary_infer.bridge import cards
+from canary_infer.bridge.cards import HCP, RANKS, SEATS, SUITS, CardError, Deal, DealError, Hand, HandError
 
 DECK = [(s, r) for s in SUITS for r in RANKS]
 EXAMPLE = "AKQ83.J2.K4.QT92"

@@ -11,12 +11,12 @@ from itertools import combinations
 
 import pytest
 
-from canary_infer.cards import Hand
-from canary_infer.engine import solve
-from canary_infer.expr import evaluate, parse
-from canary_infer.system import load_system
-from canary_infer.verify import Verifier
-from canary_infer.witness import median_hcp, most_frequent_pattern, typical_hand
+from canary_infer.bridge.cards import Hand
+from canary_infer.engine.tables import solve
+from canary_infer.engine.witness import median_hcp, most_frequent_pattern, typical_hand
+from canary_infer.language.expr import evaluate, parse
+from canary_infer.system.model import load_system
+from canary_infer.tools.verify import Verifier
 
 HONOURS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 SPOTS = 9  # T..2
@@ -138,7 +138,7 @@ tree opening
 def test_the_verifier_witnesses_are_typical(tmp_path):
     p = tmp_path / "s.canary"
     p.write_text(SYNTHETIC, encoding="utf-8")
-    from canary_infer.infer import Inferencer
+    from canary_infer.deal.infer import Inferencer
 
     v = Verifier(Inferencer(load_system([p])))
     root = v.system.root("opening")
@@ -163,7 +163,7 @@ def test_the_verifier_witnesses_are_typical(tmp_path):
 def test_the_default_report_lists_only_overlaps_where_both_calls_state_something(tmp_path, capsys):
     import json
 
-    from canary_infer.cli import main
+    from canary_infer.ui.cli import main
 
     (tmp_path / "s.canary").write_text(SYNTHETIC, encoding="utf-8")
     assert main(["check-system", "--system", str(tmp_path)]) == 0

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.cli import COMMANDS, INFER_EPILOG, build_parser, main
+from canary_infer.bridge.auction import Auction
+from canary_infer.ui.cli import COMMANDS, INFER_EPILOG, build_parser, main
 
 SEATS = "NESW"
 CALL = re.compile(r"^(?:[1-7][CDHSN]|P|X|XX)$")
@@ -24,7 +24,7 @@ POWERHOUSE = "S:AKQJT.AKQ.AKQ.AK"  # 35 HCP: the other three share 5
 @pytest.fixture
 def run(inferencer, monkeypatch, capsys):
     """Run ``canary-infer ARGS`` in-process with the session inferencer; -> (status, stdout, stderr)."""
-    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
 
     def _run(*argv, stdin=None):
         if stdin is not None:
@@ -371,7 +371,7 @@ def test_a_process_of_its_own_freezes_the_system_for_the_collector(monkeypatch, 
     a library or these tests call it, it leaves the collector alone."""
     import gc
 
-    from canary_infer import cli
+    from canary_infer.ui import cli
 
     gc.unfreeze()
     assert cli.main(["infer", "--json", "2S"]) == 0

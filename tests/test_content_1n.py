@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.expr import TRUE, evaluate
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.language.expr import TRUE, evaluate
 
 RANKS = "AKQJT98765432"
 

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.expr import evaluate
-from canary_infer.infer import Inferencer
-from canary_infer.system import load_system
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.language.expr import evaluate
+from canary_infer.system.model import load_system
 
 RANKS = "AKQJT98765432"
 HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
@@ -392,7 +392,7 @@ def test_a_hand_built_from_a_response_s_words_is_never_excluded(text, data):
 # --------------------------------------------------------------------------- verify-relays after a raise
 @cache
 def _relay_tree(start: str):
-    from canary_infer.verify import Verifier
+    from canary_infer.tools.verify import Verifier
 
     inf = _inferencer(frozenset())
     trees = {t.start: t for t in Verifier(inf).relay_trees(starts=[start])}

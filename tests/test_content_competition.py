@@ -10,10 +10,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.expr import evaluate, parse
-from canary_infer.infer import Inferencer
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.language.expr import evaluate, parse
 
 SUITS = "SHDC"
 
@@ -328,7 +328,7 @@ def test_a_hand_built_from_the_words_is_never_excluded(inferencer, case, seed):
 
 # ------------------------------------------------------------------ the round trip with both sides bidding
 def test_selfcheck_bids_the_defenders_with_the_system(inferencer):
-    from canary_infer.selfcheck import competitive, run
+    from canary_infer.tools.selfcheck import competitive, run
 
     both = run(12, 5, inferencer)
     assert both.violations == 0

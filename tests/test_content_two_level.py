@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import Auction, Call
-from canary_infer.cards import Hand
-from canary_infer.expr import evaluate, parse
-from canary_infer.infer import Inferencer
-from canary_infer.system import load_system
-from canary_infer.verify import Verifier
+from canary_infer.bridge.auction import Auction, Call
+from canary_infer.bridge.cards import Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.language.expr import evaluate, parse
+from canary_infer.system.model import load_system
+from canary_infer.tools.verify import Verifier
 
 SUITS = "SHDC"
 RANKS = "AKQJT98765432"

@@ -3,7 +3,7 @@
 For every leaf of every relay tree (``Verifier.relay_trees``) the describer's formula (his
 constraints along the auction, read back with ``Inferencer.read``) is solved
 
-* by the card-level CP-SAT model (:class:`canary_infer.cpsat.HandModel`), pattern by pattern
+* by the card-level CP-SAT model (:class:`canary_infer.engine.cpsat.HandModel`), pattern by pattern
   (the patterns python-constraint allows, plus the engine's), and
 * by python-constraint (``from constraint import Problem``) on a length-level model: the
   four suit lengths (0..13, summing to 13) and the length part of the formula, translated
@@ -20,12 +20,12 @@ import itertools
 import pytest
 from constraint import ExactSumConstraint, FunctionConstraint, Problem
 
-from canary_infer.auction import Auction
-from canary_infer.cards import RANKS, SUITS, Hand
-from canary_infer.cpsat import HandModel
-from canary_infer.engine import solve
-from canary_infer.expr import And, Cmp, Node, Not, Or, Pattern, Shape, conj, evaluate, parse
-from canary_infer.verify import Verifier
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import RANKS, SUITS, Hand
+from canary_infer.engine.cpsat import HandModel
+from canary_infer.engine.tables import solve
+from canary_infer.language.expr import And, Cmp, Node, Not, Or, Pattern, Shape, conj, evaluate, parse
+from canary_infer.tools.verify import Verifier
 
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 ALL_PATTERNS = [p for p in itertools.product(range(14), repeat=4) if sum(p) == 13]

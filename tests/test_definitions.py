@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canary_infer.cards import SUITS, Hand
-from canary_infer.cpsat import HandModel
-from canary_infer.expr import ConstraintError, evaluate, parse
+from canary_infer.bridge.cards import SUITS, Hand
+from canary_infer.engine.cpsat import HandModel
+from canary_infer.language.expr import ConstraintError, evaluate, parse
 
 
 def instances(system):

@@ -18,12 +18,13 @@ from itertools import combinations
 
 import pytest
 
-from canary_infer.cards import Hand
-from canary_infer.cli import main
-from canary_infer.diffsys import diff_systems, render_text
-from canary_infer.expr import evaluate, parse
-from canary_infer.system import builtin_dir
-from canary_infer.systemdir import ENV, load
+from canary_infer.bridge.cards import Hand
+from canary_infer.language.expr import evaluate, parse
+from canary_infer.system.folders import ENV
+from canary_infer.system.model import builtin_dir
+from canary_infer.tools.diff import diff_systems, render_text
+from canary_infer.tools.loader import load
+from canary_infer.ui.cli import main
 
 OLD = """\
 tree opening

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.cards import SUITS, Hand
-from canary_infer.cpsat import HandModel
-from canary_infer.engine import ALL_PATTERNS, Available, solve
-from canary_infer.expr import TRUE, evaluate, parse
+from canary_infer.bridge.cards import SUITS, Hand
+from canary_infer.engine.cpsat import HandModel
+from canary_infer.engine.tables import ALL_PATTERNS, Available, solve
+from canary_infer.language.expr import TRUE, evaluate, parse
 
 
 def test_every_hand_is_counted_once():
@@ -132,8 +132,8 @@ def test_random_hand_counts_agree_with_sampling():
 
 
 def test_disk_cache_returns_the_same_result(tmp_path, monkeypatch):
-    import canary_infer.cache as cache
-    import canary_infer.engine as eng
+    import canary_infer.caches as cache
+    import canary_infer.engine.tables as eng
 
     monkeypatch.setenv("CANARY_INFER_CACHE", str(tmp_path))
     monkeypatch.setattr(cache, "SLOW", 0.0)  # every result is "slow": the speed of this machine aside
@@ -153,7 +153,7 @@ def test_drawing_a_column_by_weight_matches_comparing_every_column():
     comparing each draw with every column of its row picks, and never a column of weight 0."""
     import numpy as np
 
-    from canary_infer.engine import _pick_rows
+    from canary_infer.engine.tables import _pick_rows
 
     rng = np.random.default_rng(7)
     for _ in range(200):
@@ -174,7 +174,7 @@ def test_a_table_with_no_hand_samples_none():
     and sampling from it answers None (it used to fail on the empty last level)."""
     import numpy as np
 
-    from canary_infer.engine import build_seat
+    from canary_infer.engine.tables import build_seat
 
     mine = Hand.from_pbn("AKQJ.AKQJ32.A.32")  # six hearts here: seven are left unseen
     t = build_seat(parse("H >= 8"), Available.excluding(mine))
@@ -188,7 +188,7 @@ def test_ways_to_complete_under_a_pattern_condition_match_combinatorics():
     patterns times their weights: for a formula on lengths, sum of prod C(cards left, length)."""
     import numpy as np
 
-    from canary_infer.engine import build_seat
+    from canary_infer.engine.tables import build_seat
 
     mine = Hand.from_pbn("AK2.QJ5.T987.643")
     left = [13 - len(mine.suit(s)) for s in SUITS]
@@ -213,7 +213,7 @@ def test_ways_to_complete_under_an_hcp_condition_match_brute_force():
 
     import numpy as np
 
-    from canary_infer.engine import NHCP, build_seat
+    from canary_infer.engine.tables import NHCP, build_seat
 
     mine = Hand.from_pbn("Q32..T98765.5432")  # unseen: 10 spades, 13 hearts, 7 diamonds, 9 clubs
     t = build_seat(parse("hcp >= 8 and len(H) >= 4"), Available.excluding(mine))
@@ -250,7 +250,7 @@ def test_draws_are_the_same_whether_the_last_suits_moves_are_kept_or_not():
     Which of the two a table does depends on what was asked of it before, so both must give
     the same ways and the same hands for the same random numbers, else an answer would
     depend on the auctions answered before it."""
-    from canary_infer.engine import NHCP, build_seat
+    from canary_infer.engine.tables import NHCP, build_seat
 
     f = parse("hcp >= 11 and (S >= 5 or H >= 5) and losers <= 8")
     fresh, kept = build_seat(f), build_seat(f)
@@ -276,7 +276,7 @@ def test_pairs_formed_in_small_chunks_give_the_same_counts(monkeypatch):
     """A suit's (state, holding) pairs come in chunks of about _PAIRS; with chunks of a few
     pairs (rows split across many of them) the table must count exactly the same hands,
     and the counts still match combinatorics."""
-    from canary_infer import engine
+    from canary_infer.engine import tables as engine
 
     f = parse("S == 5 and H >= 3 and hcp in 11..15")
     whole = engine.build_seat(f)
@@ -299,7 +299,7 @@ def test_a_small_tables_last_suit_formed_at_once_counts_as_by_length(monkeypatch
     """A table whose last suit has few pairs forms them all at once (_few_last_pairs) rather
     than by length and pattern group (_blocks); both must give the same counts by pattern and
     HCP, the same completions of every state, aux counts and work."""
-    from canary_infer import engine
+    from canary_infer.engine import tables as engine
 
     f = parse(text)
     monkeypatch.setattr(engine, "_FEW", 1 << 40)  # always few: at once
@@ -319,7 +319,7 @@ def test_a_small_tables_last_suit_formed_at_once_counts_as_by_length(monkeypatch
 @given(st.integers(1, 40), st.integers(1, 12), st.sampled_from([1, 2, 4, 256]), st.randoms(use_true_random=False))
 def test_rows_are_grouped_in_order_of_first_appearance(n, width, values, rnd):
     """Rows of up to 8 bytes are grouped as numbers, wider ones as bytes: both against a dict."""
-    from canary_infer.engine import _row_groups
+    from canary_infer.engine.tables import _row_groups
 
     rows = np.array([[rnd.randrange(values) for _ in range(width)] for _ in range(n)], np.uint8)
     seen: dict[bytes, int] = {}
@@ -334,7 +334,7 @@ def test_rows_are_grouped_in_order_of_first_appearance(n, width, values, rnd):
 def test_recapping_brings_every_column_back_to_its_cap(caps, rnd):
     """After one addition a capped column holds at most twice its cap; _recap must leave
     min(value, cap) in each column and every other bit as it was (checked column by column)."""
-    from canary_infer.engine import Layout, _recap
+    from canary_infer.engine.tables import Layout, _recap
 
     widths = [max(1, (2 * c).bit_length()) for c in caps] + [6]  # and a column never recapped
     offs = np.cumsum([0] + widths[:-1])
@@ -356,7 +356,7 @@ def test_recapping_brings_every_column_back_to_its_cap(caps, rnd):
     ("H == 6 and hcp in 5..10", 1 << 40),  # none kept
 ])
 def test_the_moves_a_build_keeps_are_those_a_draw_would_make(monkeypatch, text, threshold):
-    import canary_infer.engine as engine
+    import canary_infer.engine.tables as engine
 
     monkeypatch.setattr(engine, "_KEEP_MOVES", threshold)
     t = engine.build_seat(parse(text))
@@ -380,7 +380,7 @@ def test_drawing_from_the_moves_picks_what_drawing_from_the_whole_rows_picks(row
     """_pick_moves (the weights given as entries) against _pick_rows (the same weights as whole
     rows, zeros and all): the same column for every draw, the entry it names at that column,
     and rows of no weight, or draws past their row, sent to the last column."""
-    from canary_infer.engine import _pick_moves, _pick_rows
+    from canary_infer.engine.tables import _pick_moves, _pick_rows
 
     rng = np.random.default_rng(seed)
     w = np.where(rng.random((rows, width)) < 0.4, rng.integers(0, 5, (rows, width)) * rng.random((rows, width)), 0.0)
@@ -403,7 +403,7 @@ def test_free_hands_counted_by_pattern_and_hcp(known):
     """free_ph counts every hand of the unseen cards by (pattern, HCP) without a table: each
     pattern's total is the product of binomials over the suits, its 0-HCP column the same
     over the small cards, and the whole table is the one build_seat(TRUE) makes."""
-    from canary_infer.engine import PAT_LENGTHS, build_seat, free_ph
+    from canary_infer.engine.tables import PAT_LENGTHS, build_seat, free_ph
 
     avail = Available() if known is None else Available.excluding(Hand.from_pbn(known))
     ph = free_ph(avail)

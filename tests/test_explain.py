@@ -5,17 +5,17 @@ from math import comb, prod
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.cli import main
-from canary_infer.explain import explain, render
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.tools.explain import explain, render
+from canary_infer.ui.cli import main
 
 STRONG = ("S", Hand.from_pbn("AKQ.AKJT4.K.AKT7"))  # leaves North no 2S-then-3C hand, though each call alone fits
 
 
 @pytest.fixture
 def run(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
 
     def _run(*argv):
         status = main(list(argv))
@@ -71,7 +71,7 @@ def test_impossible_auction_names_the_calls_that_contradict_each_other(inference
     # the set is the smallest: either call alone leaves North some hand
     assert inferencer.infer(Auction.parse("2S"), STRONG).hands["N"].consistent
     north_3c = inferencer.infer(auction, None).calls[4].formula
-    from canary_infer.engine import Available, solve
+    from canary_infer.engine.tables import Available, solve
     assert solve(north_3c, Available.excluding(STRONG[1])).consistent
     text = render(ex)
     assert "No hand fits N: these calls contradict each other:" in text
@@ -101,8 +101,8 @@ CLUBS = ('tree opening\n  2C  "11-16 HCP, six clubs, no four-card major"  [T1]\n
 
 @pytest.fixture(scope="module")
 def clubs(tmp_path_factory):
-    from canary_infer.infer import Inferencer
-    from canary_infer.system import load_system
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.system.model import load_system
 
     path = tmp_path_factory.mktemp("system") / "clubs.canary"
     path.write_text(CLUBS)
@@ -114,7 +114,7 @@ def opener_hands(exclude=None):
     unseen cards, by brute force over each suit's honours and spot cards."""
     from collections import Counter
 
-    from canary_infer.cards import RANKS, SUITS
+    from canary_infer.bridge.cards import RANKS, SUITS
 
     points = {"A": 4, "K": 3, "Q": 2, "J": 1}
     states = Counter({((), 0): 1})
@@ -161,7 +161,7 @@ def test_share_before_a_call_is_exact_over_the_deals_so_far(clubs, known):
 def test_two_constrained_seats_give_estimates_with_their_standard_error(inferencer):
     """1H X P 1S: after the double two seats are constrained: West's share before his 1S is
     estimated from SAMPLES exact samples, the same share infer --prob --samples gives."""
-    from canary_infer.present import SAMPLES
+    from canary_infer.tools.present import SAMPLES
 
     auction = Auction.parse("1H X P 1S")
     ex = explain(inferencer, auction)

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.cli import main
-from canary_infer.export import export
+from canary_infer.bridge.auction import Auction
+from canary_infer.tools.export import export
+from canary_infer.ui.cli import main
 
 bml = pytest.importorskip("bml.bml", reason="bridge-markup (BML's own tools) is in the test extras")
 bml_bss = pytest.importorskip("bml.bss")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canary_infer.cards import SUITS, Hand
-from canary_infer.expr import (
+from canary_infer.bridge.cards import SUITS, Hand
+from canary_infer.language.expr import (
     FALSE,
     TRUE,
     And,
@@ -26,8 +26,8 @@ from canary_infer.expr import (
     parse,
     parse_tree,
 )
-from canary_infer.features import FEATURES
-from canary_infer.system import load_system
+from canary_infer.language.features import FEATURES
+from canary_infer.system.model import load_system
 
 # Hands whose features are worked out by hand in the comments.
 SEVEN_QUARTER = Hand.from_pbn("K2.432.432.AKQ76")  # losers 1¼ + 3 + 3 + 0 = 7¼

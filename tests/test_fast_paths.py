@@ -1,6 +1,6 @@
 """The fast paths of issue 12 answer exactly what the slow ones answer.
 
-* compiled formulas (:mod:`canary_infer.compiled`) against :func:`canary_infer.expr.evaluate`,
+* compiled formulas (:mod:`canary_infer.language.compiled`) against :func:`canary_infer.language.expr.evaluate`,
   on random formulas and on every constraint of the system, on random hands;
 * the bidder's per-auction plans against evaluating each option afresh;
 * the inferencer's lookup by identity against a fresh inferencer;
@@ -13,12 +13,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import SEATS, Auction
-from canary_infer.bidding import Bidder
-from canary_infer.cards import _DECK, SUITS, Deal, Hand
-from canary_infer.compiled import compile_formula, compile_formulas, hand_classes
-from canary_infer.expr import evaluate, parse
-from canary_infer.infer import Inferencer
+from canary_infer.bridge.auction import SEATS, Auction
+from canary_infer.bridge.cards import _DECK, SUITS, Deal, Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.language.compiled import compile_formula, compile_formulas, hand_classes
+from canary_infer.language.expr import evaluate, parse
+from canary_infer.tools.bidding import Bidder
 
 ATOMS = [
     "hcp >= {a}", "hcp <= {b}", "{s} >= {n}", "{s} <= {m}", "losers <= {l}", "qt >= {q}", "qt == {q}",
@@ -80,7 +80,7 @@ def test_every_constraint_of_the_system_compiles_to_the_same_truth(system):
 
 
 def test_holding_classes_are_the_features_view_of_a_hand():
-    from canary_infer.features import holding_class
+    from canary_infer.language.features import holding_class
 
     rng = random.Random(3)
     for _ in range(200):
@@ -148,8 +148,8 @@ tree opening
 
 def test_check_system_solves_each_question_once(tmp_path, monkeypatch):
     """A tree that repeats itself ('same as') asks the same questions twice: solved once."""
-    import canary_infer.verify as verify
-    from canary_infer.system import load_system
+    import canary_infer.tools.verify as verify
+    from canary_infer.system.model import load_system
 
     p = tmp_path / "repeating.canary"
     p.write_text(REPEATING, encoding="utf-8")

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canary_infer.cards import RANKS, SUITS, Hand
-from canary_infer.cpsat import HandModel
-from canary_infer.expr import Feat
-from canary_infer.features import BIT, FEATURES, classes, losers_q
+from canary_infer.bridge.cards import RANKS, SUITS, Hand
+from canary_infer.engine.cpsat import HandModel
+from canary_infer.language.expr import Feat
+from canary_infer.language.features import BIT, FEATURES, classes, losers_q
 
 # The loser table of the notes [A76-104], transcribed here from the text: holding -> losers.
 # "x" is any small card; "(xxxx)" means more small cards do not change the count.

@@ -7,13 +7,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from canary_infer.auction import Auction, legal_calls
-from canary_infer.bidding import Bidder
-from canary_infer.cards import Deal
-from canary_infer.cli import main
-from canary_infer.expr import evaluate
-from canary_infer.lin import HANDVIEWER, LinError, handviewer_url, read_lin, write_lin
-from canary_infer.pbn import PbnError, auction_section, read_pbn, replace_auction
+from canary_infer.bridge.auction import Auction, legal_calls
+from canary_infer.bridge.cards import Deal
+from canary_infer.bridge.lin import HANDVIEWER, LinError, handviewer_url, read_lin, write_lin
+from canary_infer.bridge.pbn import PbnError, auction_section, read_pbn, replace_auction
+from canary_infer.language.expr import evaluate
+from canary_infer.tools.bidding import Bidder
+from canary_infer.ui.cli import main
 
 DATA = Path(__file__).resolve().parent / "data"
 FEATURES = DATA / "features.pbn"
@@ -23,7 +23,7 @@ LIN = DATA / "bbo.lin"
 
 @pytest.fixture
 def run(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
 
     def _run(*argv):
         status = main([str(a) for a in argv])
@@ -226,7 +226,7 @@ def test_bid_pbn_bids_every_board_as_the_bidder_does(run, tmp_path, system):
             note = b.note_of(i)
             assert (note is None) == (a.seat_of(i) in ("N", "S") and str(c) == "P" and i > 3)
         # and every hand fits the calls it made
-        from canary_infer.infer import Inferencer
+        from canary_infer.deal.infer import Inferencer
         inf = Inferencer(system).infer(a)
         for c in inf.calls:
             if c.defined and c.formula is not None:

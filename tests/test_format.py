@@ -5,12 +5,12 @@ lines written here (which concrete calls a pattern stands for), not from the eng
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.bidding import Bidder
-from canary_infer.cards import Hand
-from canary_infer.expr import TRUE, evaluate, parse
-from canary_infer.infer import Inferencer
-from canary_infer.system import SystemFileError, format_system, load_system, load_text
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.language.expr import TRUE, evaluate, parse
+from canary_infer.system.model import SystemFileError, format_system, load_system, load_text
+from canary_infer.tools.bidding import Bidder
 
 
 def sys_of(text: str, partial: bool = False):
@@ -588,7 +588,7 @@ tree opening
 
 
 def test_an_unless_clause_settles_a_gap_and_check_system_still_reports_it():
-    from canary_infer.verify import Verifier
+    from canary_infer.tools.verify import Verifier
 
     s = sys_of('''
 define balanced = shape 4333 | 4432 | 5332
@@ -616,7 +616,7 @@ def _example_positions(system):
     """For every example of the built-in system and every point its line applies at: (the auction
     before the call, the calls the line stands for there, the hand, file:line).  A generic line
     (1x) stands for several calls at one point; the example is a hand for one of them."""
-    from canary_infer.verify import auction_text, path_of
+    from canary_infer.tools.verify import auction_text, path_of
 
     points: dict[tuple, set] = {}
     for lead, prefix in ((0, ""), (2, "P P")):
@@ -748,7 +748,7 @@ def test_files_that_are_not_text_or_not_there(tmp_path):
 
 
 def test_a_call_no_hand_can_make_is_found_with_the_engine():
-    from canary_infer.lint import unsatisfiable
+    from canary_infer.tools.lint import unsatisfiable
 
     s = sys_of('''
 tree opening

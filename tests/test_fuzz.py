@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from canary_infer.engine import Available, solve
-from canary_infer.expr import parse
+from canary_infer.engine.tables import Available, solve
+from canary_infer.language.expr import parse
 
 CI = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
@@ -70,7 +70,7 @@ def entry(tmp_path_factory):
     """A real cache entry, its key and the true result."""
     import os
 
-    from canary_infer import cache
+    import canary_infer.caches as cache
 
     folder = tmp_path_factory.mktemp("cache")
     old, slow = os.environ.get("CANARY_INFER_CACHE"), cache.SLOW

@@ -1,9 +1,9 @@
 """Inference on auctions, checked against what the system notes say."""
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.engine import solve
-from canary_infer.expr import conj, evaluate, parse
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.engine.tables import solve
+from canary_infer.language.expr import conj, evaluate, parse
 
 
 def pats(inferencer, auction, seat="N", dealer="N"):
@@ -124,7 +124,7 @@ def test_contradiction_names_the_calls(inferencer):
     assert r.hands["N"].known and not r.hands["N"].consistent
     # for an unknown seat, calls that cannot hold together are named by a CP-SAT core
     calls = inferencer.read(Auction.parse("2S P 2N P 3C P 3D P 3H"))
-    from canary_infer.engine import Available
+    from canary_infer.engine.tables import Available
 
     north = [c for c in calls if c.seat == "N"]
     north[-1].formula = parse("S <= 4")  # a contradiction with the 2S opening
@@ -148,7 +148,7 @@ def test_an_inferencer_and_its_tables_go_when_it_goes(system):
     import gc
     import weakref
 
-    from canary_infer.infer import Inferencer
+    from canary_infer.deal.infer import Inferencer
 
     gc.collect()
     was = gc.isenabled()

@@ -7,11 +7,11 @@ from itertools import combinations, permutations
 import numpy as np
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.cards import RANKS, SUITS, Deal, Hand
-from canary_infer.expr import TRUE, conj, evaluate, parse
-from canary_infer.infer import Inferencer
-from canary_infer.joint import Joint, classes_of, deal_of
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import RANKS, SUITS, Deal, Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.deal.joint import Joint, classes_of, deal_of
+from canary_infer.language.expr import TRUE, conj, evaluate, parse
 
 ALL = math.comb(52, 13)
 DEALS = math.factorial(52) // math.factorial(13) ** 4
@@ -181,7 +181,7 @@ def _lengths(test) -> list[tuple[int, int, int, int]]:
 
 
 def test_the_shape_plan_counts_the_ways_to_deal_the_seats_that_look_at_lengths_only():
-    from canary_infer.joint import _ShapePlan
+    from canary_infer.deal.joint import _ShapePlan
 
     def ways(left, seats):  # the ways to give each seat a pattern it allows and its cards, in turn
         if not seats:
@@ -200,7 +200,7 @@ def test_the_shape_plan_counts_the_ways_to_deal_the_seats_that_look_at_lengths_o
     got = _ShapePlan(j, ["S", "W"], 1, "N").anchor_weights()
     north = np.flatnonzero(j.tables["N"].ph.sum(axis=1) > 0)
     assert len(north) >= 5
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     for i in north:
         assert got[i] == pytest.approx(ways([13 - k for k in ALL_PATTERNS[i]], [south, west]), rel=1e-12)
@@ -291,7 +291,7 @@ def test_a_busy_machine_gets_the_same_answer(monkeypatch):
     second per reading (a machine far busier than this one) the answer is the same."""
     import time
 
-    from canary_infer.infer import Inferencer
+    from canary_infer.deal.infer import Inferencer
 
     auctions = ["1S X 2S", "P P P 2H P 2S P 2N P 3C P 3D"]
     calm = [Inferencer(joint=True).infer(Auction.parse(a)).as_json() for a in auctions]
@@ -306,7 +306,7 @@ def test_the_deal_model_answers_by_hand_worked_cases():
     East's most HCP: the four spade honours (10) and the best seven other cards (the three
     other aces, the three kings and a queen: 23), 33; West can hold no spade; East can hold
     6-7-0-0."""
-    from canary_infer.bounds import DealModel
+    from canary_infer.deal.bounds import DealModel
 
     j = Joint({"N": parse("S == 7 and hcp == 0"), "E": parse("S == 6")})
     m = DealModel(j)
@@ -328,7 +328,7 @@ def test_the_deal_model_answers_by_hand_worked_cases():
 
 
 def test_swaps_give_consistent_deals_one_swap_away():
-    from canary_infer.bounds import swap_moves
+    from canary_infer.deal.bounds import swap_moves
 
     f = {"N": parse("hcp in 11..16 and H >= 5"), "E": parse("hcp <= 9 and S >= 4"), "S": parse("hcp >= 6")}
     j = Joint(f)
@@ -383,7 +383,7 @@ def test_estimates_from_deals_too_rare_to_draw_end_and_say_so():
 def test_the_exact_tail_shares_out_the_last_two_hands():
     # three seats of at most 14 HCP and West with none: they hold all 40, so two of them hold
     # 13-14 and the third 12-14; random completions almost never do, the exact tail does
-    from canary_infer.bounds import _Search, outer_bounds
+    from canary_infer.deal.bounds import _Search, outer_bounds
 
     f = {s: parse("hcp <= 14") for s in "NES"}
     j = Joint(f)
@@ -400,7 +400,7 @@ def test_seats_that_say_the_same_share_what_is_seen_and_lose_nothing(inferencer)
     are interchangeable and the engine searches for one of them only.  Written the same
     but in another order, East's formula is no longer recognised as North's, and both are
     searched for: the answers must be the same, and the same for the free seats."""
-    from canary_infer.expr import Not, Or
+    from canary_infer.language.expr import Not, Or
 
     calls = inferencer.read(Auction.parse("P P"))
     north, east = (conj(inferencer.seat_formulas(calls, s)) for s in "NE")
@@ -447,7 +447,7 @@ def _spying(views, seen: list):
 
 
 def _counted_work(monkeypatch) -> list:
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     seen: list = []
     monkeypatch.setattr(bounds, "joint_views", _spying(bounds.joint_views, seen))
@@ -460,7 +460,7 @@ def test_the_budget_does_not_depend_on_the_truth_tables_an_earlier_answer_made(m
     when made, the same auction got a smaller count, and so a different answer, in a process
     that had answered other auctions first: P P P left West's 37 HCP unproven in a fresh
     process and proved it after a warm-up."""
-    from canary_infer import engine
+    from canary_infer.engine import tables as engine
 
     seen = _counted_work(monkeypatch)
     monkeypatch.setattr(engine, "_TRUTH_TABLES", {})  # as in a process that has made none
@@ -481,7 +481,7 @@ def test_the_budget_counts_the_tables_however_they_were_come_by():
     prefixes.  So an auction answered in a fresh Inferencer and in one that has answered its
     prefixes gets the same answer, even where the budget cuts the search short (and the
     tables' work is part of what was counted)."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     auction = "1H X P 1S"
     seen = []
@@ -538,7 +538,7 @@ def test_paired_hands_are_consistent_deals_drawn_uniformly(north, south, law_n, 
     for each seat, kept when they share no card: every deal must fit both seats' calls, and
     the uniform part must follow the exact law of the whole deal (North's HCP, from
     combinatorics), which North's hands drawn without regard to South's do not."""
-    from canary_infer.bounds import _Search
+    from canary_infer.deal.bounds import _Search
 
     f = {"N": parse(north), "S": parse(south)}
     j = Joint(f)
@@ -582,7 +582,7 @@ def test_two_seats_are_paired_at_once_where_their_tables_say_the_draw_would_stop
     checks the other's, and would soon stop where the checked seat fits too few deals; it is
     not started where that seat's share of all hands (from combinatorics) times PAIR_AFTER is
     below PAIR_SHORT of the 500 deals wanted.  The answer is the same either way."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     j = Joint({"N": parse("hcp >= 17"), "S": parse(f"hcp >= {checked}")})
     share = _hands_with_hcp(lambda h: h >= checked) / math.comb(52, 13)
@@ -614,8 +614,8 @@ def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
     """Each pattern fillers prove a seat can hold is one that the card-level CP-SAT model of
     the whole deal (another method) finds a deal for, and so are the least and most HCP
     claimed."""
-    from canary_infer.bounds import DealModel, filler_proofs
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.deal.bounds import DealModel, filler_proofs
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     kh = ("W", Hand.from_pbn(known)) if known else None
     j = Joint({s: parse(f) for s, f in formulas.items()}, known=kh)
@@ -641,7 +641,7 @@ def test_what_fillers_prove_a_whole_deal_model_confirms(formulas, known):
 def test_fillers_claim_nothing_when_the_small_cards_run_out():
     # North holds at most two honours (so eleven small cards or more), East and South none:
     # 37 small cards, of 36; no deal fits, and the fillers prove nothing
-    from canary_infer.bounds import DealModel, filler_proofs
+    from canary_infer.deal.bounds import DealModel, filler_proofs
 
     j = Joint({"N": parse("hcp <= 2"), "E": parse("hcp == 0"), "S": parse("hcp == 0")})
     assert filler_proofs(j) == {}
@@ -651,7 +651,7 @@ def test_fillers_claim_nothing_when_the_small_cards_run_out():
 def test_a_seat_without_fillers_proves_nothing_for_the_others():
     # East's calls fit no hand without an honour (it holds 12+ HCP): North's patterns are
     # left to the search, while East's own patterns are proven by North's fillers
-    from canary_infer.bounds import filler_proofs
+    from canary_infer.deal.bounds import filler_proofs
 
     j = Joint({"N": parse("hcp <= 9"), "E": parse("hcp >= 12")})
     proofs = filler_proofs(j)
@@ -660,7 +660,7 @@ def test_a_seat_without_fillers_proves_nothing_for_the_others():
 
 
 def test_a_free_seat_holding_the_best_cards_is_a_witness_when_the_others_fit():
-    from canary_infer.bounds import _Search
+    from canary_infer.deal.bounds import _Search
 
     j = Joint({"N": parse("hcp <= 9"), "E": parse("hcp <= 9")})
     found = _Search(j, np.random.default_rng(1)).extreme("S", "max", 37, 64)
@@ -677,7 +677,7 @@ def test_small_card_sums_and_the_room_they_leave_by_brute_force():
     to, and whether every way of holding small cards between two bounds leaves room."""
     from itertools import product
 
-    from canary_infer.bounds import _at_or_below, _fit_everywhere, _plus, _taken
+    from canary_infer.deal.bounds import _at_or_below, _fit_everywhere, _plus, _taken
 
     rng = np.random.default_rng(11)
     spots = np.array([5, 4, 6, 3])
@@ -708,7 +708,7 @@ def test_small_card_sums_and_the_room_they_leave_by_brute_force():
 
 def test_small_card_sums_by_shifting_grids_match_the_pairs(monkeypatch):
     # _plus has two ways (every pair at once, or shifted grids when the pairs are many)
-    import canary_infer.bounds as bounds
+    import canary_infer.deal.bounds as bounds
 
     rng = np.random.default_rng(3)
     spots = np.array([9, 8, 9, 7])
@@ -722,8 +722,8 @@ def test_deals_shared_anew_fit_every_call_and_give_the_patterns_wanted():
     """bounds.reshare: a constrained seat and the free seats share their cards anew; every
     deal it returns has 13 cards a seat and each constrained hand fits its formula (the exact
     evaluator), and a weak seat gets long-suit patterns its drawn hands did not show."""
-    from canary_infer.bounds import reshare
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.deal.bounds import reshare
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5")}
     j = Joint(f)
@@ -747,8 +747,8 @@ def _reshare_gives_long_hearts(f: dict, seat: str, seed: int, low_hcp: bool) -> 
     """reshare on deals drawn for the calls ``f``, asked for long-heart patterns of ``seat``
     its drawn hands did not show: every deal returned is whole and fits every call (the
     exact evaluator), and each pattern asked for is given."""
-    from canary_infer.bounds import reshare
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.deal.bounds import reshare
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     j = Joint(f)
     drawn = j.sample(64, np.random.default_rng(seed))
@@ -791,8 +791,8 @@ def test_an_attempt_for_a_long_suit_draws_the_tight_seat_among_the_patterns_left
     seat's pool is drawn among the patterns that fit beside one of those (no diamond, or at
     most one heart and at most twelve clubs: checked pattern by pattern), and the deals the
     attempt finds are whole and fit every call."""
-    from canary_infer.bounds import _Search
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.deal.bounds import _Search
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     f = {"E": parse("hcp >= 12 and S >= 5")}
     j = Joint(f)
@@ -821,7 +821,7 @@ def test_outer_bound_grids_kept_between_answers_give_the_same_bounds(monkeypatch
     grids of summed lengths where the seats' tables and the unseen cards are the same, and
     their outer bounds are those computed afresh; with a hand known (other unseen cards) or
     other calls for every seat, nothing is reused."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     made = []
     add = bounds._Grid.add
@@ -849,8 +849,8 @@ def test_a_free_seats_hands_are_drawn_uniformly_without_its_table():
     """_Search.hands for a free seat with pattern weights and no HCP condition: hands of the
     unseen cards only, of the patterns asked, each pattern as often as its weight times its
     number of hands (binomials) and each unseen card of a suit equally often."""
-    from canary_infer.bounds import _Search
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.deal.bounds import _Search
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     mine = Hand.from_pbn("AKQ2.A87.QJ54.96")
     j = Joint({"N": parse("hcp <= 9")}, ("W", mine))
@@ -878,7 +878,7 @@ def test_filler_proofs_the_same_for_twins_and_with_sums_kept_between_answers(mon
     """filler_proofs gives a twin (a seat with the same calls) its leader's proof without
     working it out again, and the sums of fillers kept in a grids memo give what they give
     afresh: the same as each seat worked out on its own (distinct seen dicts) with no memo."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     f = {"N": parse("hcp <= 9"), "E": parse("hcp <= 9"), "S": parse("hcp <= 11 and H <= 4")}
     alone = bounds.filler_proofs(Joint(f), {s: {} for s in "NESW"})
@@ -921,8 +921,8 @@ def test_deals_made_from_the_cards_give_a_seat_its_long_suit_patterns():
     dealt the rest at random, and each constrained hand is checked: every deal returned is
     whole, fits every call (the exact evaluator) and gives the seat an asked pattern; the
     13-card suits, which the draws from tables seldom reach, are among them."""
-    from canary_infer.bounds import _Search
-    from canary_infer.engine import ALL_PATTERNS
+    from canary_infer.deal.bounds import _Search
+    from canary_infer.engine.tables import ALL_PATTERNS
 
     f = {"N": parse("hcp <= 9"), "E": parse("hcp >= 12 and S >= 5")}
     j = Joint(f)

@@ -1,4 +1,4 @@
-"""The compiled kernels (canary_infer/_kernels.pyx) compute exactly what the numpy programme
+"""The compiled kernels (canary_infer/engine/_kernels.pyx) compute exactly what the numpy programme
 they replace computes: every table built both ways, on random formulas and on the seats'
 formulas of many auctions, is the same to the last state, count, move and last-suit sum (the
 levels by ``expand``, the last suit by ``last_suit``), and the compiled walk of a formula
@@ -16,25 +16,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fast_paths import formula_texts
 
-from canary_infer import engine
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.engine import Available, build_seat
-from canary_infer.expr import conj, parse
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.engine import kernels
+from canary_infer.engine import tables as engine
+from canary_infer.engine.tables import Available, build_seat
+from canary_infer.language.expr import conj, parse
 
-KERNELS = engine._kernels
+KERNELS = kernels.compiled
 needs_kernels = pytest.mark.skipif(KERNELS is None, reason="the compiled kernels were not built here")
 
 
 @pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI promises a compiler at install")
 def test_the_install_built_the_kernels():
-    assert KERNELS is not None, "pip install did not compile canary_infer/_kernels.pyx"
+    assert KERNELS is not None, "pip install did not compile canary_infer/engine/_kernels.pyx"
 
 
 def _both(formula, monkeypatch, **kw):
     """The table built by the numpy programme and by the kernels."""
     with monkeypatch.context() as m:
-        m.setattr(engine, "_kernels", None)
+        m.setattr(kernels, "compiled", None)
         numpy_way = build_seat(formula, **kw)
     return numpy_way, build_seat(formula, **kw)
 
@@ -89,7 +90,7 @@ def test_the_compiled_walk_of_a_formula_is_numpys(text, seed):
 def _random_classes(rng: np.random.Generator, n: int) -> np.ndarray:
     """n random hands' holding classes, of the whole deck (beside a known hand, many of them
     hold some of its cards: classes the table's unseen cards cannot make)."""
-    from canary_infer.joint import classes_of
+    from canary_infer.deal.joint import classes_of
 
     owner = np.zeros((n, 52), np.int8)
     for i in range(n):
@@ -109,7 +110,7 @@ def test_the_compiled_check_of_hands_is_numpys(text, seed, known):
         return
     cls = _random_classes(np.random.default_rng(seed), 300)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = t.holds(cls)
     assert np.array_equal(t.holds(cls), expected)
 
@@ -122,7 +123,7 @@ def _draws_both_ways(t, monkeypatch, seed: int) -> None:
                            (np.where(by_pat > 0, 1 / np.maximum(by_pat, 1), 0.0), None),
                            (None, np.arange(engine.NHCP) % 3 == 0), (by_pat > 0, np.arange(engine.NHCP) >= 10)]:
         with monkeypatch.context() as m:
-            m.setattr(engine, "_kernels", None)
+            m.setattr(kernels, "compiled", None)
             expected, states = t.sample(200, np.random.default_rng(seed), pat_ok, hcp_ok), t.drawn_states
         got = t.sample(200, np.random.default_rng(seed), pat_ok, hcp_ok)
         assert (got is None and expected is None) or np.array_equal(got, expected)
@@ -155,7 +156,7 @@ def test_the_compiled_draws_are_numpys(text, seed):
 def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
     """bounds._Grid.add (the outer bound's programme over the seats) by the kernel and by
     numpy: the same least and most summed HCP in every cell, seat after seat."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     rng = np.random.default_rng(seed)
     u = np.array([13, 13, 13, 13]) - (rng.integers(0, 5, 4) if known else 0)
@@ -165,7 +166,7 @@ def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
         lo = rng.integers(0, 20, len(ok))
         hi = lo + rng.integers(0, 18, len(ok))
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(bounds, "_kernels", None)
+            mp.setattr(kernels, "compiled", None)
             grids["numpy"] = grids["numpy"].add(ok, lo, hi)
         grids["kernel"] = grids["kernel"].add(ok, lo, hi)
         a, b = grids["numpy"], grids["kernel"]
@@ -173,7 +174,7 @@ def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
         # one seat further, read at some cells only (add_at), both ways
         cells = rng.choice(14 ** 4, 300, replace=False)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(bounds, "_kernels", None)
+            mp.setattr(kernels, "compiled", None)
             expected = a.add_at(ok, lo, hi, cells)
         got = b.add_at(ok, lo, hi, cells)
         assert all(np.array_equal(x, y) for x, y in zip(got[:2], expected[:2], strict=True)) and got[2] == expected[2]
@@ -184,9 +185,9 @@ def test_the_compiled_grid_of_summed_lengths_is_numpys(seed, seats, known):
 def test_the_compiled_resharing_is_numpys(auction, monkeypatch):
     """bounds.reshare by the kernel and by numpy, from the same deals, asked for every pattern
     of every seat: the same new deals, in the same order."""
-    from canary_infer import bounds
-    from canary_infer.infer import Inferencer
-    from canary_infer.joint import Joint
+    from canary_infer.deal import bounds
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.deal.joint import Joint
 
     inf = Inferencer()
     calls = inf.read(Auction.parse(auction))
@@ -196,7 +197,7 @@ def test_the_compiled_resharing_is_numpys(auction, monkeypatch):
     for low_hcp in (False, True):
         got, work = bounds.reshare(j, drawn, want, low_hcp)
         with monkeypatch.context() as m:
-            m.setattr(bounds, "_kernels", None)
+            m.setattr(kernels, "compiled", None)
             expected, expected_work = bounds.reshare(j, drawn, want, low_hcp)
         assert len(got) and np.array_equal(got, expected) and work == expected_work
 
@@ -207,7 +208,7 @@ def test_the_compiled_resharing_is_numpys(auction, monkeypatch):
 def test_the_compiled_filler_fit_is_numpys(seed):
     """bounds._fit_everywhere (the fillers' second proof) by the kernel and by numpy, on random
     grids of room and random ways of holding small cards."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     rng = np.random.default_rng(seed)
     spots = rng.integers(3, 10, 4)
@@ -217,7 +218,7 @@ def test_the_compiled_filler_fit_is_numpys(seed):
     lo = np.minimum(lo, hi)
     most = lo.sum(axis=1) + rng.integers(-1, 18, 200)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bounds, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = bounds._fit_everywhere(fits, spots, lo, hi, most)
     assert np.array_equal(bounds._fit_everywhere(fits, spots, lo, hi, most), expected)
 
@@ -237,7 +238,7 @@ def test_the_compiled_pairing_of_hands_is_numpys(seed, na, nb):
         return (held.astype(np.uint64) * (np.uint64(1) << np.arange(52, dtype=np.uint64))).sum(axis=1, dtype=np.uint64)
 
     a, b = masks(na), masks(nb)
-    r, c = engine._kernels.disjoint_pairs(a, b)
+    r, c = kernels.compiled.disjoint_pairs(a, b)
     er, ec = np.nonzero((a[:, None] & b[None, :]) == 0)
     assert np.array_equal(r, er) and np.array_equal(c, ec)
 
@@ -247,11 +248,11 @@ def test_the_compiled_pairing_of_hands_is_numpys(seed, na, nb):
 @given(st.integers(0, 2**32), st.integers(0, 3))
 def test_the_compiled_holding_classes_are_numpys(seed, seat):
     """joint.classes_of by the kernel and by numpy, on random deals (some cards held by no one)."""
-    from canary_infer import joint
+    from canary_infer.deal import joint
 
     owner = np.random.default_rng(seed).integers(-1, 4, (50, 52)).astype(np.int8)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(joint, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = joint.classes_of(owner, seat)
     assert np.array_equal(joint.classes_of(owner, seat), expected)
 
@@ -262,13 +263,13 @@ def test_the_compiled_holding_classes_are_numpys(seed, seat):
 def test_the_compiled_count_of_a_deals_cards_by_worth_is_numpys(seed, n):
     """_kernels.deal_cards (bounds' witness) against numpy's bincount: per deal, seat and suit,
     the cards worth 0 to 4 HCP."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     owner = np.random.default_rng(seed).integers(0, 4, (n, 52)).astype(np.int8)
     at = np.arange(n)[:, None]
     expected = np.bincount((at * 80 + owner.astype(np.int64) * 20 + bounds._CARD_CODE[None, :]).ravel(),
                            minlength=80 * n).reshape(n, 4, 4, 5)
-    assert np.array_equal(engine._kernels.deal_cards(owner), expected)
+    assert np.array_equal(kernels.compiled.deal_cards(owner), expected)
 
 
 @needs_kernels
@@ -278,11 +279,11 @@ def test_the_compiled_deal_statistics_are_numpys(seed, n, free):
     """bounds.deal_stats (the witness's view of deals) by the kernel and by numpy, on random
     deals and any set of free seats: each seat's lengths and HCP,
     the free seats' pooled lengths and the HCP of their 13 lowest and highest cards."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     owner = np.random.default_rng(seed).integers(0, 4, (n, 52)).astype(np.int8)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bounds, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = bounds.deal_stats(owner, sorted(free))
     got = bounds.deal_stats(owner, sorted(free))
     assert len(got) == len(expected) == 5
@@ -295,7 +296,7 @@ def test_the_compiled_deal_statistics_are_numpys(seed, n, free):
 def test_the_compiled_closures_of_a_grid_are_numpys(seed, shape, density):
     """bounds._at_or_below, _at_or_above and _Grid.below by the kernels and by numpy's
     accumulations, on random grids of any shape (the fillers' grids are smaller than 14^4)."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     rng = np.random.default_rng(seed)
     grid = rng.random(shape) < density
@@ -303,7 +304,7 @@ def test_the_compiled_closures_of_a_grid_are_numpys(seed, shape, density):
     g = bounds._Grid([13, 13, 13, 13])
     g.lo = values
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bounds, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = (bounds._at_or_below(grid), bounds._at_or_above(grid), g.below())
     g._below = None
     got = (bounds._at_or_below(grid), bounds._at_or_above(grid), g.below())
@@ -317,13 +318,13 @@ def test_the_compiled_closures_of_a_grid_are_numpys(seed, shape, density):
 def test_the_compiled_sum_of_a_grid_and_rows_is_numpys(seed, shape, density, rows):
     """bounds._plus (the fillers' small cards taken, one more seat's added) by the kernel and
     by numpy, on random grids of any shape and random rows within it (sums past it dropped)."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     rng = np.random.default_rng(seed)
     reach = rng.random(shape) < density
     f = rng.integers(0, shape, (rows, 4))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bounds, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = bounds._plus(reach, f)
         small = bounds._PLUS_PAIRS
         mp.setattr(bounds, "_PLUS_PAIRS", 0)  # numpy's other way, by shifted grids
@@ -339,14 +340,14 @@ def test_the_compiled_sum_of_a_grid_and_rows_is_numpys(seed, shape, density, row
 def test_the_compiled_room_for_fillers_is_numpys(seed, rows, seats):
     """bounds._room_for (the fillers' first proof) by the kernel and by numpy, each row of
     room with each row of the last seat's fillers, on random small cards and fillers."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     rng = np.random.default_rng(seed)
     spots = rng.integers(3, 10, 4)
     choices = [rng.integers(0, spots + 1, (int(rng.integers(1, 30)), 4)) for _ in range(seats)]
     room = rng.integers(0, spots + 1, (rows, 4))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bounds, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = bounds._room_for(room, choices, spots)
     assert np.array_equal(bounds._room_for(room, choices, spots), expected)
 
@@ -358,7 +359,7 @@ def test_the_compiled_deal_of_pooled_cards_is_numpys(seed, n, k, nfree, low, kee
     """bounds._give (a seat's and the free seats' pooled cards dealt anew) by the kernel and by
     numpy, on random deals: the seat keeps some of its cards (its honours) or none, takes the
     lowest or highest others to random lengths, and the free seats the rest."""
-    from canary_infer import bounds
+    from canary_infer.deal import bounds
 
     rng = np.random.default_rng(seed)
     rows = np.stack([rng.permutation(np.repeat(np.arange(4), 13)) for _ in range(n)]).astype(np.int8).reshape(n, 52)
@@ -367,7 +368,7 @@ def test_the_compiled_deal_of_pooled_cards_is_numpys(seed, n, k, nfree, low, kee
     lengths = rng.integers(0, 8, (n, 4))
     keep = ((rows == k) & (bounds.CARD_HCP > 0)[None, :]) if keeping else None
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bounds, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         expected = bounds._give(rows, pool, k, free, lengths, low, keep)
     assert np.array_equal(bounds._give(rows, pool, k, free, lengths, low, keep), expected)
 
@@ -379,7 +380,7 @@ def test_the_compiled_deal_of_pooled_cards_is_numpys(seed, n, k, nfree, low, kee
 def test_the_compiled_placing_of_holding_classes_is_numpys(seed, n, text, known):
     """joint.place_classes by the kernel and by numpy, from the same drawn classes and the same
     random numbers: the same cards to the same seat (some cards already held: my hand)."""
-    from canary_infer import joint
+    from canary_infer.deal import joint
 
     mine = Hand.from_pbn("AKQ2.JT9.8765.43")
     avail = Available.excluding(mine) if known else Available()
@@ -389,7 +390,7 @@ def test_the_compiled_placing_of_holding_classes_is_numpys(seed, n, text, known)
     got, expected = owner.copy(), owner.copy()
     joint.place_classes(got, cls, 2, avail, unseen, np.random.default_rng(seed + 1))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(joint, "_kernels", None)
+        mp.setattr(kernels, "compiled", None)
         joint.place_classes(expected, cls, 2, avail, unseen, np.random.default_rng(seed + 1))
     assert np.array_equal(got, expected) and ((got == 2).sum(axis=1) == 13).all()
 
@@ -400,9 +401,9 @@ def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
     """bounds.swap_moves by the kernel and by numpy, from the same deals, every pattern of every
     seat wanted and HCP beyond a middle range: the same new deals in the same order, the same
     work."""
-    from canary_infer import bounds
-    from canary_infer.infer import Inferencer
-    from canary_infer.joint import Joint
+    from canary_infer.deal import bounds
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.deal.joint import Joint
 
     inf = Inferencer()
     calls = inf.read(Auction.parse(auction))
@@ -411,7 +412,7 @@ def test_the_compiled_swaps_are_numpys(auction, monkeypatch):
     want = {s: np.random.default_rng(6).random(len(engine.ALL_PATTERNS)) < 0.5 for s in "NESW"}
     lo, hi = {s: 6 for s in "NESW"}, {s: 14 for s in "NESW"}
     got, work = bounds.swap_moves(j, drawn, want, lo, hi)
-    monkeypatch.setattr(bounds, "_kernels", None)
+    monkeypatch.setattr(kernels, "compiled", None)
     expected, expected_work = bounds.swap_moves(j, drawn, want, lo, hi)
     assert len(got) and np.array_equal(got, expected) and work == expected_work
 
@@ -422,7 +423,7 @@ AUCTIONS = ["P", "P P P", "1S", "1H", "1D", "1C", "1N", "2C", "2H P 2N P 3D", "1
 
 @needs_kernels
 def test_the_seats_tables_of_many_auctions_are_the_same_both_ways(monkeypatch):
-    from canary_infer.infer import Inferencer
+    from canary_infer.deal.infer import Inferencer
 
     inf = Inferencer()
     formulas = {}
@@ -438,7 +439,7 @@ def test_the_seats_tables_of_many_auctions_are_the_same_both_ways(monkeypatch):
         numpy_way, kernel_way = _both(f, monkeypatch, **OPTIONS[i % len(OPTIONS)])
         _assert_same(numpy_way, kernel_way)
         with monkeypatch.context() as m:
-            m.setattr(engine, "_kernels", None)
+            m.setattr(kernels, "compiled", None)
             expected = numpy_way.holds(cls)
         assert np.array_equal(kernel_way.holds(cls), expected)
         _draws_both_ways(kernel_way, monkeypatch, i)
@@ -449,7 +450,7 @@ def test_a_table_set_up_from_the_kept_preparation_is_the_table_built_afresh(auct
     """build_seat keeps what a formula's programme is set up with (engine._PREPARED): a table
     built again from it, after the first one was drawn from and checked hands against (which
     fills its evaluator's caches), is the table built with nothing kept."""
-    from canary_infer.infer import Inferencer
+    from canary_infer.deal.infer import Inferencer
 
     inf = Inferencer()
     calls = inf.read(Auction.parse(auction))
@@ -473,19 +474,19 @@ def test_answers_are_the_same_with_and_without_the_kernels(monkeypatch):
     build them): every kernel computes what its numpy code does, to the last draw."""
     import json
 
-    from canary_infer import bounds, joint
-    from canary_infer.infer import Inferencer
+    from canary_infer.deal.infer import Inferencer
 
     auctions = ["1S", "P", "2S P 2N P 3C", "P P 2H", "1S P 2N P 3N", "P 1C 1H P"]
     system = Inferencer().system
     with_kernels = [json.dumps(Inferencer(system).infer(Auction.parse(a), joint=True).as_json(), sort_keys=True)
                     for a in auctions]
-    for module in (engine, bounds, joint):
-        monkeypatch.setattr(module, "_kernels", None)
     monkeypatch.setattr(engine, "_PREPARED", {})
-    for a, expected in zip(auctions, with_kernels, strict=True):
-        got = json.dumps(Inferencer(system).infer(Auction.parse(a), joint=True).as_json(), sort_keys=True)
-        assert got == expected, a
+    with kernels.numpy_only():  # the one switch: every module reads it when it runs
+        assert kernels.compiled is None
+        for a, expected in zip(auctions, with_kernels, strict=True):
+            got = json.dumps(Inferencer(system).infer(Auction.parse(a), joint=True).as_json(), sort_keys=True)
+            assert got == expected, a
+    assert kernels.compiled is KERNELS
 
 
 def test_a_restricted_table_checks_hands_against_its_own_patterns():

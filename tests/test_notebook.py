@@ -2,8 +2,8 @@
 
 import xml.etree.ElementTree as ET
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Deal, Hand
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Deal, Hand
 
 SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -63,7 +63,7 @@ def test_inference_html_shows_calls_and_each_seat(inferencer):
 
 
 def test_inference_html_shows_the_deals_probabilities_when_asked_for(inferencer):
-    from canary_infer.auction import Auction
+    from canary_infer.bridge.auction import Auction
 
     inf = inferencer.infer(Auction.parse("2S P 2N P 3C"), prob=True, joint=True)
     el = parse(inf._repr_html_())

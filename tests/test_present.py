@@ -5,10 +5,10 @@ from math import comb, prod, sqrt
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.cards import RANKS, SUITS, Hand
-from canary_infer.expr import evaluate
-from canary_infer.present import SAMPLES, example_deals, scope_note, seat_picture
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import RANKS, SUITS, Hand
+from canary_infer.language.expr import evaluate
+from canary_infer.tools.present import SAMPLES, example_deals, scope_note, seat_picture
 
 POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
@@ -51,8 +51,8 @@ def two_clubs(pattern, hcp) -> bool:  # the test system's 2C: 11-16 HCP, six clu
 @pytest.fixture(scope="module")
 def clubs(tmp_path_factory):
     """An inferencer for a one-call system whose counts are easy to make here, whatever the real system says."""
-    from canary_infer.infer import Inferencer
-    from canary_infer.system import load_system
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.system.model import load_system
 
     path = tmp_path_factory.mktemp("system") / "clubs.canary"
     path.write_text('tree opening\n  2C  "11-16 HCP, six clubs, no four-card major"  [T1]\n'

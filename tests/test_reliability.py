@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.cli import main
-from canary_infer.engine import Available, solve
-from canary_infer.expr import conj
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.engine.tables import Available, solve
+from canary_infer.language.expr import conj
+from canary_infer.ui.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL_DIAMONDS = "..AKQJT98765432."  # South holds every diamond: North can show none
@@ -31,7 +31,7 @@ def cli(*argv, stdin: bytes | None = None, timeout: float = 120, env=None):
 @pytest.fixture
 def run(inferencer, monkeypatch, capsys):
     """``canary-infer ARGS`` in-process with the session inferencer; -> (status, stdout, stderr)."""
-    monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
 
     def _run(*argv, stdin=None):
         if stdin is not None:
@@ -256,7 +256,7 @@ BAD_ENTRIES = [
 def test_a_bad_cache_entry_is_recomputed_never_believed(tmp_path, monkeypatch, capsys):
     """A command that solves through the disk cache (verify-relays: every leaf's patterns and share)
     with the cache off, then with a cache whose every entry is replaced by garbage."""
-    from canary_infer import cache
+    import canary_infer.caches as cache
 
     monkeypatch.setattr(cache, "SLOW", 0.0)  # keep every result, however fast the engine is
 
@@ -281,8 +281,8 @@ def test_a_bad_cache_entry_is_recomputed_never_believed(tmp_path, monkeypatch, c
 @pytest.fixture
 def cached(tmp_path, monkeypatch):
     """A formula solved once with the disk cache on: (formula, its result, its entry's path)."""
-    from canary_infer import cache
-    from canary_infer.expr import parse
+    import canary_infer.caches as cache
+    from canary_infer.language.expr import parse
 
     monkeypatch.setenv("CANARY_INFER_CACHE", str(tmp_path))
     monkeypatch.setattr(cache, "SLOW", 0.0)  # written whatever this machine's speed
@@ -329,7 +329,7 @@ def test_every_wrong_entry_is_discarded(cached):
 
 def test_an_entry_must_fit_the_question(cached, tmp_path):
     """An entry that is well formed but answers another question is refused too."""
-    from canary_infer import cache
+    import canary_infer.caches as cache
 
     f, first, path = cached
     good = path.read_text()
@@ -345,7 +345,7 @@ def test_an_entry_must_fit_the_question(cached, tmp_path):
 @pytest.mark.parametrize("value,where", [("none", None), ("disabled", None), ("OFF", None), ("0", None),
                                          ("./here", "here"), ("on", "default")])
 def test_the_cache_setting_is_read_as_documented(tmp_path, monkeypatch, value, where):
-    from canary_infer import cache
+    import canary_infer.caches as cache
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -375,8 +375,8 @@ def test_other_cache_settings_are_refused_with_a_message(tmp_path, value):
 
 # --------------------------------------------------------------------------- absurd numbers
 def test_an_absurd_number_is_refused_when_the_constraint_is_read(tmp_path):
-    from canary_infer.expr import ConstraintError, parse
-    from canary_infer.system import SystemFileError, load_system
+    from canary_infer.language.expr import ConstraintError, parse
+    from canary_infer.system.model import SystemFileError, load_system
 
     with pytest.raises(ConstraintError, match="too large"):
         parse("hcp >= 99999999999999999999999999999")
@@ -391,7 +391,7 @@ def test_an_absurd_number_is_refused_when_the_constraint_is_read(tmp_path):
 
 
 def test_the_largest_numbers_allowed_are_counted_exactly():
-    from canary_infer.expr import parse
+    from canary_infer.language.expr import parse
 
     assert solve(parse("hcp >= 1000000")).hands == 0
     # 10^12 hcp - 10^6 S >= -10^6  <=>  hcp >= 1 or S <= 1: no 64-bit overflow on the way
@@ -401,7 +401,7 @@ def test_the_largest_numbers_allowed_are_counted_exactly():
 
 def test_the_budget_reaches_the_inferencer(monkeypatch, capsys):
     """--budget is the Inferencer's budget (checked: positive, finite, at most 600)."""
-    import canary_infer.infer as infer_module
+    import canary_infer.deal.infer as infer_module
 
     seen = []
     real = infer_module.Inferencer
@@ -429,7 +429,7 @@ def test_the_budget_reaches_the_inferencer(monkeypatch, capsys):
 def test_a_tree_line_without_a_call_is_refused_with_its_line(tmp_path, text, line):
     """Found by the fuzz run: a tree line starting with a quoted meaning or a reference
     raised AttributeError instead of saying which line lacks its call."""
-    from canary_infer.system import SystemFileError, load_system
+    from canary_infer.system.model import SystemFileError, load_system
 
     p = tmp_path / "nocall.canary"
     p.write_text(text, encoding="utf-8")
@@ -444,8 +444,8 @@ def test_cp_sat_is_imported_without_pandas_and_pandas_still_imports_after():
     (a later ``import pandas`` gets the real module) and must not break the solver."""
     code = (
         "import sys\n"
-        "from canary_infer.cpsat import HandModel, cp_model\n"
-        "from canary_infer.expr import parse\n"
+        "from canary_infer.engine.cpsat import HandModel, cp_model\n"
+        "from canary_infer.language.expr import parse\n"
         "assert 'pandas' not in sys.modules, 'pandas imported'\n"
         "m = HandModel()\n"
         "lit = m.add(parse('hcp >= 20 and S == 6'))\n"

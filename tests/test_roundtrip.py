@@ -4,11 +4,11 @@ derives from its auction; and every hand that makes a call satisfies that call."
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import SEATS
-from canary_infer.bidding import Bidder
-from canary_infer.cards import Deal
-from canary_infer.expr import evaluate
-from canary_infer.selfcheck import check_deal
+from canary_infer.bridge.auction import SEATS
+from canary_infer.bridge.cards import Deal
+from canary_infer.language.expr import evaluate
+from canary_infer.tools.bidding import Bidder
+from canary_infer.tools.selfcheck import check_deal
 
 
 @settings(max_examples=60, deadline=None)

@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from canary_infer.auction import SEATS, Auction
-from canary_infer.bidding import Bidder
-from canary_infer.cards import Deal
-from canary_infer.cli import main
-from canary_infer.selfcheck import BLOCK, PASSED_OUT, _opening_and_depth, bid_out, block_rng, dealt, run
+from canary_infer.bridge.auction import SEATS, Auction
+from canary_infer.bridge.cards import Deal
+from canary_infer.tools.bidding import Bidder
+from canary_infer.tools.selfcheck import BLOCK, PASSED_OUT, _opening_and_depth, bid_out, block_rng, dealt, run
+from canary_infer.ui.cli import main
 
 N = BLOCK + 50  # two blocks: the smallest run that is split between workers
 
@@ -42,7 +42,7 @@ def test_any_number_of_workers_gives_the_same_result(inferencer, one_process):
 
 
 def test_the_command_line_on_two_workers_agrees(inferencer, monkeypatch, capsys, one_process):
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.tools.selfcheck.Inferencer", lambda *a, **k: inferencer)
     assert main(["selfcheck", "--deals", str(N), "--seed", "9", "--workers", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == one_process
 
@@ -80,7 +80,7 @@ def test_opening_and_depth(auction, dealer, want):
 
 
 def test_the_text_report_shows_the_coverage(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.tools.selfcheck.Inferencer", lambda *a, **k: inferencer)
     assert main(["selfcheck", "--deals", "40", "--seed", "2", "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "coverage:" in out and "opening" in out
@@ -110,7 +110,7 @@ def test_the_dask_engine_without_dask_says_how_to_get_it(monkeypatch, capsys, in
         return real(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", no_dask)
-    monkeypatch.setattr("canary_infer.selfcheck.Inferencer", lambda *a, **k: inferencer)
+    monkeypatch.setattr("canary_infer.tools.selfcheck.Inferencer", lambda *a, **k: inferencer)
     assert main(["selfcheck", "--deals", "10", "--engine", "dask", "--json"]) == 2
     assert "canary-infer[dask]" in json.loads(capsys.readouterr().out)["error"]["message"]
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canary_infer.auction import Auction
-from canary_infer.cards import Hand
-from canary_infer.cli import main
-from canary_infer.engine import Available
-from canary_infer.expr import evaluate, parse
-from canary_infer.slam import slam_facts
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import Hand
+from canary_infer.engine.slam import slam_facts
+from canary_infer.engine.tables import Available
+from canary_infer.language.expr import evaluate, parse
+from canary_infer.ui.cli import main
 
 HONOURS = [(s, r) for s in "SHDC" for r in "AKQJ"]
 POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
@@ -253,7 +253,7 @@ def test_the_serious_3n_is_answered_by_cue_bids_and_partner_s_long_suit_takes_a_
     assert not evaluate(four_d.formula, diamond_singleton)  # no shortness cue in partner's long suit
     assert evaluate(four_d.formula, diamond_king) and not evaluate(four_d.formula, Hand.from_pbn("A32.KQ432.Q2.K32"))
     # the bidder reads partner's long suit the same way
-    from canary_infer.bidding import Bidder
+    from canary_infer.tools.bidding import Bidder
 
     fits = {c.call: c.fits for c in Bidder(inferencer.system).bid(diamond_singleton, Auction.parse(SERIOUS)).candidates}
     assert fits["4D"] is False
@@ -306,7 +306,7 @@ def test_brute_force_helper_is_itself_right():
 def test_the_one_run_facts_are_the_facts_asked_one_by_one(inferencer, monkeypatch, auction):
     """slam_facts reads every fact off one table counted by aces, kings and the trump king and
     queen; asking the engine each question separately (its fallback) gives the same facts."""
-    from canary_infer import slam
+    from canary_infer.engine import slam
 
     calls = inferencer.read(Auction.parse(auction))
     mine = Hand.from_pbn("KQ2.A87.QJ54.962")

@@ -1,4 +1,4 @@
-"""The loaded-system cache (canary_infer.syscache): a kept system is the system the files give,
+"""The loaded-system cache (canary_infer.system.cache): a kept system is the system the files give,
 and an entry that is damaged, stale or not ours is never believed."""
 
 import gc
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from canary_infer import syscache
-from canary_infer.auction import Auction
-from canary_infer.infer import Inferencer
-from canary_infer.system import SystemFileError, load_system
+from canary_infer.bridge.auction import Auction
+from canary_infer.deal.infer import Inferencer
+from canary_infer.system import cache as syscache
+from canary_infer.system.model import System, SystemFileError, load_system
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +38,7 @@ def entries(where):
 
 def no_parsing(monkeypatch):
     """Make reading a file's lines fail: a load that succeeds came from the cache."""
-    from canary_infer import system as system_module
+    from canary_infer.system import model as system_module
 
     def refuse(self, text, path):
         raise AssertionError("the files were parsed again")
@@ -94,7 +94,7 @@ def test_the_key_covers_the_files_names_and_the_loaders_code(monkeypatch):
     assert syscache.key([("b.canary", "tree opening\n")]) != k
     assert syscache.key([("a.canary", "tree opening\n\n")]) != k
     assert syscache.key(files) == k
-    assert "system.py" in syscache.CODE and "expr.py" in syscache.CODE
+    assert "system/model.py" in syscache.CODE and "language/expr.py" in syscache.CODE
 
 
 def _damage(path: Path, how: str, k: str):
@@ -113,7 +113,7 @@ def _damage(path: Path, how: str, k: str):
     elif how == "not a system":  # a well-formed entry whose contents are something else
         path.write_bytes(syscache.encode(k, {"files": []}))
     elif how == "other files":
-        from canary_infer.system import load_text
+        from canary_infer.system.model import load_text
 
         path.write_bytes(syscache.encode(k, load_text("tree opening\n  1C \"x\" [A1]\n      = hcp >= 12\n")))
     elif how == "folder":
@@ -127,13 +127,13 @@ def test_a_bad_entry_is_discarded_and_the_files_are_loaded_again(kept, small_sys
     fresh = load_system(files_of(small_system_dir))
     entry, = entries(kept)
     k = syscache.key([(str(p), p.read_text(encoding="utf-8")) for p in files_of(small_system_dir)])
-    assert syscache.decode(entry.read_bytes(), k, fresh.files) is not None
+    assert syscache.decode(entry.read_bytes(), k, fresh.files, System) is not None
     _damage(entry, how, k)
-    assert syscache.decode(entry.read_bytes(), k, fresh.files) is None if entry.is_file() else True
+    assert syscache.decode(entry.read_bytes(), k, fresh.files, System) is None if entry.is_file() else True
     again = load_system(files_of(small_system_dir))
     assert again == fresh
     if how != "folder":
-        assert syscache.decode(entry.read_bytes(), k, fresh.files) is not None  # written afresh
+        assert syscache.decode(entry.read_bytes(), k, fresh.files, System) is not None  # written afresh
 
 
 def test_a_system_that_does_not_load_is_never_kept(kept, tmp_path):
@@ -210,12 +210,12 @@ def test_an_entry_is_unpickled_without_collections_and_the_collector_is_left_as_
     was = gc.isenabled()
     try:
         (gc.enable if collecting else gc.disable)()
-        assert syscache.decode(entry.read_bytes(), k, fresh.files) == fresh
+        assert syscache.decode(entry.read_bytes(), k, fresh.files, System) == fresh
         assert gc.isenabled() is collecting
         # a payload whose digest holds but which does not unpickle: refused, the collector as found
         payload = b"not a pickle"
         bad = syscache.MAGIC + k.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
-        assert syscache.decode(bad, k, fresh.files) is None
+        assert syscache.decode(bad, k, fresh.files, System) is None
         assert gc.isenabled() is collecting
     finally:
         (gc.enable if was else gc.disable)()

@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from canary_infer.cards import Hand
-from canary_infer.expr import TRUE, evaluate, parse
-from canary_infer.system import CallNode, SystemFileError, load_system
+from canary_infer.bridge.cards import Hand
+from canary_infer.language.expr import TRUE, evaluate, parse
+from canary_infer.system.model import CallNode, SystemFileError, load_system
 
 CALL = re.compile(r"^\(?(?:[1-7][CDHSN]|P|X|XX)\)?$")
 

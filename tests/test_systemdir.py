@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import canary_infer
-from canary_infer.cli import main
-from canary_infer.system import builtin_dir
-from canary_infer.systemdir import ENV, SystemDirError, choose, load, system_files
+from canary_infer.system.folders import ENV, SystemDirError, choose, system_files
+from canary_infer.system.model import builtin_dir
+from canary_infer.tools.loader import load
+from canary_infer.ui.cli import main
 
 # A tiny system: 1S with a relay whose answers leave a gap, 1N, and Pass.
 TINY = """\
@@ -267,8 +268,8 @@ def test_explain_export_and_the_file_modes_read_the_given_system(cli, tiny, tmp_
 
 
 def test_a_system_of_ones_own_with_a_call_no_hand_can_make_is_refused_at_load(tmp_path, monkeypatch):
-    from canary_infer.system import SystemFileError
-    from canary_infer.systemdir import load
+    from canary_infer.system.model import SystemFileError
+    from canary_infer.tools.loader import load
 
     monkeypatch.setenv("CANARY_SYSTEM_CHECK", "on")
     d = tmp_path / "mine"

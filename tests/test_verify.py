@@ -19,16 +19,16 @@ from functools import cache
 
 import pytest
 
-from canary_infer.auction import Auction
-from canary_infer.bidding import Bidder, position
-from canary_infer.cards import RANKS, SUITS, Hand
-from canary_infer.cli import main
-from canary_infer.engine import solve
-from canary_infer.expr import TRUE, conj, evaluate, parse
-from canary_infer.features import BIT, FEATURES
-from canary_infer.infer import Inferencer
-from canary_infer.system import load_system
-from canary_infer.verify import Verifier
+from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.cards import RANKS, SUITS, Hand
+from canary_infer.deal.infer import Inferencer
+from canary_infer.engine.tables import solve
+from canary_infer.language.expr import TRUE, conj, evaluate, parse
+from canary_infer.language.features import BIT, FEATURES
+from canary_infer.system.model import load_system
+from canary_infer.tools.bidding import Bidder, position
+from canary_infer.tools.verify import Verifier
+from canary_infer.ui.cli import main
 
 PATTERN_KEYS = {"auction", "patterns", "resolved", "share"}
 FINDING_KEYS = {"auction", "calls", "hand"}
@@ -60,7 +60,7 @@ def run(inferencer, monkeypatch, capsys):
 
     def _run(*argv):
         if "--system" not in argv:  # the built-in system: reuse the session's inferencer and its cache
-            monkeypatch.setattr("canary_infer.infer.Inferencer", lambda *a, **k: inferencer)
+            monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
         status = main(list(argv))
         out, err = capsys.readouterr()
         return status, out, err
@@ -634,9 +634,9 @@ def test_check_system_reports_the_gaps_the_notes_leave_after_interference(checke
 
 
 def test_an_overlap_settled_by_a_priority_is_still_reported_and_marked(tmp_path):
-    from canary_infer.infer import Inferencer
-    from canary_infer.system import load_system
-    from canary_infer.verify import Verifier
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.system.model import load_system
+    from canary_infer.tools.verify import Verifier
 
     path = tmp_path / "prio.canary"
     path.write_text('tree opening\n'

@@ -6,14 +6,14 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from canary_infer.cli import main
+from canary_infer.ui.cli import main
 
 flask = pytest.importorskip("flask")
 
 
 @pytest.fixture(scope="module")
 def client(system):
-    from canary_infer.web import create_app
+    from canary_infer.ui.web import create_app
 
     return create_app(system, deals=1).test_client()
 
@@ -26,7 +26,7 @@ def infer_json(*argv):
 
 
 def test_api_matches_inference(client, inferencer):
-    from canary_infer.auction import Auction
+    from canary_infer.bridge.auction import Auction
 
     data = client.get("/api/position?a=2S-P-2N-P-3C&d=N&deals=0").get_json()
     inf = inferencer.infer(Auction.parse("2S P 2N P 3C"), joint=True)  # the page shows the deal's ranges

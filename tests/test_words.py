@@ -1,10 +1,10 @@
-"""Constraints in plain words (canary_infer.words) and the words of the system's calls."""
+"""Constraints in plain words (canary_infer.language.words) and the words of the system's calls."""
 
 import pytest
 
-from canary_infer.expr import parse
-from canary_infer.present import call_words
-from canary_infer.words import definition_names, say
+from canary_infer.language.expr import parse
+from canary_infer.language.words import definition_names, say
+from canary_infer.tools.present import call_words
 
 
 @pytest.mark.parametrize("text, words", [

@@ -1,0 +1,133 @@
+"""Deals drawn uniformly from all deals consistent with an auction, and how they are written.
+
+:func:`deal` reads the auction with the system, hands every seat's formula (and my hand) to
+the deal-level engine (:class:`canary_infer.deal.joint.Joint`) and draws from its exact sampler:
+every deal consistent with the calls is equally likely, and the same seed gives the same deals.
+
+    >>> from canary_infer.bridge.auction import Auction
+    >>> ds = deal(Auction.parse("2S P 2N P 3C"), 2, seed=7)
+    >>> [d["N"].pattern in ("5-3-1-4", "5-4-0-4", "5-3-0-5", "6-3-0-4") for d in ds.deals]
+    [True, True]
+
+The formats: ``text`` (one compact block per deal), ``pbn`` (a PBN record per deal, with
+``[Deal]`` and ``[Auction]`` and each call's meaning as a note) and ``lin`` (one BBO LIN line
+per deal, each call's meaning as its alert).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from canary_infer.bridge.auction import SEATS, Auction
+from canary_infer.bridge.cards import SUITS, Deal, Hand
+from canary_infer.language.expr import conj
+
+
+@dataclass
+class DealSet:
+    auction: Auction
+    calls: list  # infer.CallReading
+    deals: list[Deal] = field(default_factory=list)
+    seed: int = 0
+    wanted: int = 0
+
+
+def deal(auction: Auction, n: int, seed: int = 0, known: tuple[str, Hand] | None = None, inferencer=None,
+         time_limit: float | None = None) -> DealSet:
+    """n deals drawn uniformly from those consistent with the auction (and my hand)."""
+    from canary_infer.deal.deck import deal_of
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.deal.joint import Joint
+
+    inf = inferencer or Inferencer()
+    calls = inf.read(auction)
+    formulas = {s: conj(inf.seat_formulas(calls, s)) for s in SEATS}
+    j = Joint(formulas, known)
+    if n > 0 and not j.consistent:  # proven: no deal fits, so drawing would only run out of time
+        return DealSet(auction, calls, [], seed, n)
+    owner = j.sample(n, np.random.default_rng(seed), time_limit=time_limit)
+    return DealSet(auction, calls, [deal_of(row) for row in owner], seed, n)
+
+
+# --------------------------------------------------------------------------- formats
+_SYMBOL = {"S": "S", "H": "H", "D": "D", "C": "C"}
+
+
+def _hand_line(h: Hand) -> str:
+    return "  ".join(f"{s} {h.suit(s) or '-'}" for s in SUITS)
+
+
+def format_text(ds: DealSet) -> str:
+    out = []
+    for k, d in enumerate(ds.deals, 1):
+        out.append(f"Deal {k}   {d.pbn()}")
+        for s in SEATS:
+            h = d[s]
+            out.append(f"  {s}  {_hand_line(h):<44} {h.hcp:>2} HCP  {h.pattern}")
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+def _notes(ds: DealSet) -> tuple[list[str], list[str]]:
+    """The auction's calls (PBN spelling) with =n= note marks, and the notes."""
+    tokens, notes = [], []
+    for call, reading in zip(ds.auction.calls, ds.calls, strict=True):
+        tok = call.pbn()
+        if reading.defined and reading.meaning:
+            notes.append(reading.meaning + (f" [{reading.source}]" if reading.source else ""))
+            tok += f" ={len(notes)}="
+        tokens.append(tok)
+    return tokens, notes
+
+
+def format_pbn(ds: DealSet, event: str = "canary-infer deal") -> str:
+    tokens, notes = _notes(ds)
+    plural = "" if len(ds.deals) == 1 else "s"
+    out = ["% PBN 2.1", f'% {len(ds.deals)} deal{plural} drawn uniformly from those consistent with '
+           f'"{ds.auction}" (seed {ds.seed})', ""]
+    for k, d in enumerate(ds.deals, 1):
+        out += [f'[Event "{event}"]', f'[Board "{k}"]', f'[Dealer "{ds.auction.dealer}"]', '[Vulnerable "None"]',
+                f'[Deal "{d.pbn(first=ds.auction.dealer)}"]', f'[Auction "{ds.auction.dealer}"]']
+        for i in range(0, len(tokens), 4):
+            out.append(" ".join(tokens[i:i + 4]))
+        for i, text in enumerate(notes, 1):
+            out.append(f'[Note "{i}:{text.replace(chr(34), chr(39))}"]')
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+_LIN_SEAT = {"S": "1", "W": "2", "N": "3", "E": "4"}
+
+
+def _lin_hand(h: Hand) -> str:
+    return "".join(s + h.suit(s) for s in SUITS)
+
+
+def _lin_call(call) -> str:
+    if call.kind == "pass":
+        return "p"
+    if call.kind == "double":
+        return "d"
+    if call.kind == "redouble":
+        return "r"
+    return str(call)
+
+
+def format_lin(ds: DealSet) -> str:
+    out = []
+    for k, d in enumerate(ds.deals, 1):
+        hands = ",".join(_lin_hand(d[s]) for s in "SWNE")
+        parts = [f"pn|South,West,North,East|md|{_LIN_SEAT[ds.auction.dealer]}{hands}|sv|o|ah|Board {k}|"]
+        for call, reading in zip(ds.auction.calls, ds.calls, strict=True):
+            if reading.defined and reading.meaning:
+                text = reading.meaning.replace("|", "/")
+                parts.append(f"mb|{_lin_call(call)}!|an|{text}|")
+            else:
+                parts.append(f"mb|{_lin_call(call)}|")
+        out.append("".join(parts) + "pg||")
+    return "\n".join(out)
+
+
+FORMATS = {"text": format_text, "pbn": format_pbn, "lin": format_lin}

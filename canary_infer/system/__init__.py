@@ -1,0 +1,2 @@
+"""The system as data: the files' model and parser, the call tree, the loaded-system cache, and
+which folder a command reads."""

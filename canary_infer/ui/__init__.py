@@ -1,0 +1,1 @@
+"""The interfaces: the command line, the explorer page and the notebook HTML."""
