@@ -40,6 +40,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from canary_infer.bridge.cards import SUITS
+from canary_infer.caches import Bounded
 from canary_infer.engine import kernels
 from canary_infer.language.expr import FALSE, TRUE, And, Cmp, Feat, Node, Not, Or, Pattern, Shape, conj, disj, negate
 from canary_infer.language.features import FEATURES, SMALL_CARDS, classes
@@ -194,7 +195,7 @@ class Column:
     cap: int  # values above cap are stored as cap
 
 
-_FEATS: dict[int, tuple[Node, frozenset]] = {}
+_FEATS: Bounded[int, tuple[Node, frozenset]] = Bounded(1 << 16)  # by id; the entry keeps its node alive
 
 
 def _feats(n: Node) -> frozenset[Feat]:
@@ -1279,9 +1280,9 @@ def _suit_steps(plan: Plan, lay: Layout | None, contribs, avail: Available) -> l
 # patterns it allows, its suits' steps, its shaper and its evaluator.  They depend on nothing
 # else, change no more once made, and take a few milliseconds of Python for a large formula
 # (the first-seat pass): a process builds the table of one formula again for each Inferencer
-# (and for each known hand), so they are kept, the oldest dropped past PREPARED_KEPT.
-_PREPARED: dict = {}
+# (and for each known hand), so they are kept, the least recently used dropped past PREPARED_KEPT.
 PREPARED_KEPT = 256
+_PREPARED: Bounded[tuple, tuple | None] = Bounded(PREPARED_KEPT)
 
 
 def _prepare(formula: Node, avail: Available, patterns, aux: tuple, lite: int | None, max_honours: int | None,
@@ -1357,10 +1358,7 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
     key = (formula, avail, None if patterns is None else tuple(patterns), aux, lite, max_honours, honour_cap)
     prepared = _PREPARED.get(key)
     if prepared is None:
-        prepared = _prepare(formula, avail, patterns, aux, lite, max_honours, honour_cap)
-        while len(_PREPARED) >= PREPARED_KEPT:
-            _PREPARED.pop(next(iter(_PREPARED)))
-        _PREPARED[key] = prepared
+        prepared = _PREPARED[key] = _prepare(formula, avail, patterns, aux, lite, max_honours, honour_cap)
     if prepared is None:
         return None
     plan, rewritten, lay, aux, viable, steps, shaper, evaluate = prepared

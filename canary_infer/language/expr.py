@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from lark import Tree
 
 SUIT_SETS = {"suits": "SHDC", "majors": "SH", "minors": "DC"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 MAX_NUMBER = 1_000_000  # the largest number a constraint may write

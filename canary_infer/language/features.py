@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from math import comb
 
-from canary_infer.bridge.cards import SUITS
+from canary_infer.bridge.cards import HCP, RANKS, SUITS
 
 TOP = "AKQJT9"
 BIT = {r: 1 << i for i, r in enumerate(TOP)}
@@ -156,11 +156,10 @@ def _add(f: Feature) -> None:
     FEATURES[f.name] = f
 
 
-_HCPW = {"A": 4, "K": 3, "Q": 2, "J": 1}
 _add(Feature("len", "number of cards in the suit", lambda n, m: n, of_suit=True,
-             linear={r: 1 for r in "AKQJT98765432"}))
+             linear={r: 1 for r in RANKS}))
 _add(Feature("hcp", "high-card points, A=4 K=3 Q=2 J=1 (total, or hcp(S) for one suit)", hcp_of,
-             linear=_HCPW, hi=10))
+             linear=HCP, hi=10))
 _add(Feature("losers", "Roman losers (total, or losers(S)), kept in quarters", losers_q, scale=4, hi=12))
 _add(Feature("qt", "quick tricks, AK=2 AQ=1.5 A=1 KQ=1 Kx=0.5 (interpretation), in halves",
              quick_tricks_h, scale=2, hi=4))

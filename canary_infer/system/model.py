@@ -33,9 +33,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from canary_infer.bridge.auction import STRAINS, AuctionError, Call
+from canary_infer.bridge.cards import SUIT_NAMES
 from canary_infer.language.expr import (
     FALSE,
-    SUIT_NAMES,
     SUIT_SETS,
     TRUE,
     And,

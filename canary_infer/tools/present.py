@@ -42,6 +42,7 @@ import numpy as np
 
 from canary_infer.bridge.auction import SEATS
 from canary_infer.bridge.cards import RANKS, SUITS, Deal, Hand
+from canary_infer.caches import Bounded
 from canary_infer.engine.tables import Available, build_table, make_plan, vector
 from canary_infer.language.expr import TRUE, conj, disj, evaluate, negate
 from canary_infer.language.words import definition_names, say
@@ -176,7 +177,7 @@ def _single_seat(pic: dict, inferencer, inference, seat: str, known, histogram: 
 
 
 # ------------------------------------------------------------------ calls in words
-_NAMES: dict[int, tuple] = {}
+_NAMES: Bounded[int, tuple] = Bounded(8)  # by the system's id; the entry keeps the system alive
 
 
 def _names(system) -> dict:
