@@ -37,6 +37,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 import threading
 import time
 from collections import OrderedDict
@@ -138,15 +139,24 @@ def folder_setting(env_name: str, default: Path, off_means: str, example: str) -
     :raises CacheConfigError: for anything else."""
     env = os.environ.get(env_name, "")
     word = env.strip().lower()
-    if env == "" or word in ON:
-        return default
     if word in OFF:
         return None
+    if env == "" or word in ON:
+        return _own(env_name, default)
     if env.strip() == env and ("/" in env or env.startswith("~")):
-        return Path(env).expanduser()
+        return _own(env_name, Path(env).expanduser())
     raise CacheConfigError(
         f"{env_name}={env!r} is not understood: use off (or {', '.join(OFF[1:])}) {off_means}, on for the "
         f"default folder, or a folder path with a '/' in it (./cache, {example}, ~/cache)")
+
+
+def _own(env_name: str, where: Path) -> Path:
+    """``where``, unless it is a folder someone else could have planted entries in."""
+    why = untrusted(where)
+    if why is not None:
+        raise CacheConfigError(f"{env_name}: the folder {where} {why}, so an entry there could have been "
+                               "planted by someone else: use a folder of your own")
+    return where
 
 
 @lru_cache(maxsize=1)
@@ -223,13 +233,54 @@ def decode(text: str, k: str, avail=None, asked=None):
     return pats, (hcp[0], hcp[1]), float(hands)
 
 
-def read_entry(path: Path, read, decode):
-    """``decode(read(path))``, or None: a missing entry, or one that cannot be read or that
-    ``decode`` refuses (which is then deleted)."""
+def untrusted(where: Path) -> str | None:
+    """Why the folder ``where`` cannot hold our caches, or None: it must be this user's own and
+    writable by no one else (like ssh's checks), since whoever can write there could plant an
+    entry.  A folder that does not exist yet is fine: it is made readable by its owner only."""
     try:
-        data = read(path)
+        st = os.stat(where)
     except FileNotFoundError:
         return None
+    except OSError as e:
+        return f"cannot be read ({e.strerror or e})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder"
+    if st.st_uid != os.getuid():
+        return f"belongs to another user (uid {st.st_uid})"
+    if st.st_mode & 0o022:
+        return "can be written by other users"
+    return None
+
+
+def make_folder(where: Path) -> bool:
+    """Make ``where`` (readable by its owner only) if missing; whether it may hold our caches."""
+    try:
+        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return False
+    return untrusted(where) is None
+
+
+MAX_ENTRY = 256 << 20  # bytes: no entry we write is near this; a larger file is not read
+
+
+def read_entry(path: Path, read, decode, limit: int = MAX_ENTRY):
+    """``decode(read(path))``, or None: a missing entry, or one that cannot be read or that
+    ``decode`` refuses (which is then deleted).  Only a regular file of this user's, in a folder
+    of this user's, writable by no one else and at most ``limit`` bytes, is read: a FIFO, a
+    device (``/dev/zero``) or a link is never opened."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None
+    if untrusted(path.parent) is not None:
+        return None  # not ours to read, nor to delete from
+    ok = (stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+          and st.st_size <= limit)
+    try:
+        data = read(path) if ok else None
     except (OSError, UnicodeDecodeError):
         data = None
     got = decode(data) if data is not None else None
@@ -250,8 +301,9 @@ def load(where: Path, k: str, avail=None, asked=None):
 def store(where: Path, k: str, patterns: dict, hcp, hands: float) -> None:
     """Write an entry atomically (a unique temporary file, then a rename): concurrent runs may
     write the same entry, and a reader never sees half of one."""
+    if not make_folder(where):
+        return
     try:
-        where.mkdir(parents=True, exist_ok=True)
         tmp = where / f"{k}.{os.getpid()}.{threading.get_ident()}.tmp"
         tmp.write_text(encode(k, patterns, hcp, hands), encoding="utf-8")
         tmp.replace(where / f"{k}.json")

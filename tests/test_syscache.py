@@ -2,7 +2,6 @@
 and an entry that is damaged, stale or not ours is never believed."""
 
 import gc
-import hashlib
 import json
 import os
 import pickle
@@ -97,6 +96,11 @@ def test_the_key_covers_the_files_names_and_the_loaders_code(monkeypatch):
     assert "system/model.py" in syscache.CODE and "language/expr.py" in syscache.CODE
 
 
+def _key(entry: Path) -> bytes:
+    """The entry's folder's secret key (what its digest is made with)."""
+    return syscache.secret(entry.parent)
+
+
 def _damage(path: Path, how: str, k: str):
     data = path.read_bytes()
     if how == "truncated":
@@ -111,11 +115,12 @@ def _damage(path: Path, how: str, k: str):
     elif how == "other key":
         path.write_bytes(data.replace(k.encode(), b"0" * len(k), 1))
     elif how == "not a system":  # a well-formed entry whose contents are something else
-        path.write_bytes(syscache.encode(k, {"files": []}))
+        path.write_bytes(syscache.encode(k, {"files": []}, syscache.secret(path.parent)))
     elif how == "other files":
         from canary_infer.system.model import load_text
 
-        path.write_bytes(syscache.encode(k, load_text("tree opening\n  1C \"x\" [A1]\n      = hcp >= 12\n")))
+        path.write_bytes(syscache.encode(k, load_text("tree opening\n  1C \"x\" [A1]\n      = hcp >= 12\n"),
+                                          syscache.secret(path.parent)))
     elif how == "folder":
         path.unlink()
         path.mkdir()
@@ -127,13 +132,13 @@ def test_a_bad_entry_is_discarded_and_the_files_are_loaded_again(kept, small_sys
     fresh = load_system(files_of(small_system_dir))
     entry, = entries(kept)
     k = syscache.key([(str(p), p.read_text(encoding="utf-8")) for p in files_of(small_system_dir)])
-    assert syscache.decode(entry.read_bytes(), k, fresh.files, System) is not None
+    assert syscache.decode(entry.read_bytes(), k, fresh.files, System, _key(entry)) is not None
     _damage(entry, how, k)
-    assert syscache.decode(entry.read_bytes(), k, fresh.files, System) is None if entry.is_file() else True
+    assert syscache.decode(entry.read_bytes(), k, fresh.files, System, _key(entry)) is None if entry.is_file() else True
     again = load_system(files_of(small_system_dir))
     assert again == fresh
     if how != "folder":
-        assert syscache.decode(entry.read_bytes(), k, fresh.files, System) is not None  # written afresh
+        assert syscache.decode(entry.read_bytes(), k, fresh.files, System, _key(entry)) is not None  # written afresh
 
 
 def test_a_system_that_does_not_load_is_never_kept(kept, tmp_path):
@@ -210,12 +215,13 @@ def test_an_entry_is_unpickled_without_collections_and_the_collector_is_left_as_
     was = gc.isenabled()
     try:
         (gc.enable if collecting else gc.disable)()
-        assert syscache.decode(entry.read_bytes(), k, fresh.files, System) == fresh
+        assert syscache.decode(entry.read_bytes(), k, fresh.files, System, _key(entry)) == fresh
         assert gc.isenabled() is collecting
         # a payload whose digest holds but which does not unpickle: refused, the collector as found
         payload = b"not a pickle"
-        bad = syscache.MAGIC + k.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
-        assert syscache.decode(bad, k, fresh.files, System) is None
+        key = syscache.secret(entry.parent)
+        bad = syscache.MAGIC + k.encode() + b"\n" + syscache._digest(key, payload) + b"\n" + payload
+        assert syscache.decode(bad, k, fresh.files, System, key) is None
         assert gc.isenabled() is collecting
     finally:
         (gc.enable if was else gc.disable)()

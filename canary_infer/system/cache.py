@@ -15,9 +15,11 @@ entry.  ``CANARY_INFER_SYSTEM_CACHE`` says where, apart from the results cache
 
 Anything else is refused with :class:`canary_infer.caches.CacheConfigError` by the commands (the
 library then keeps no entry).  An entry is read back only if it is exactly what this module
-writes: its header, its own key, a digest of its contents that matches them, and, unpickled, a
-system read from the very files asked for.  Anything else is deleted and the files are loaded
-and checked again.
+writes: its header, its own name, a digest of its contents made with the folder's secret key
+(which only this user can read), and, unpickled, a system read from the very files asked for.
+Only a folder of this user's that no one else can write is used (:func:`canary_infer.caches.untrusted`):
+a pickle can run code, so an entry planted by someone else must never be unpickled.  Anything
+else is deleted and the files are loaded and checked again.
 
     >>> import os
     >>> os.environ[ENV] = "off"
@@ -30,13 +32,16 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import hmac
 import os
 import pickle
+import secrets
+import stat
 import sys
 import threading
 from pathlib import Path
 
-from canary_infer.caches import CacheConfigError, default_folder, folder_setting, read_entry
+from canary_infer.caches import CacheConfigError, default_folder, folder_setting, make_folder, read_entry
 
 ENV = "CANARY_INFER_SYSTEM_CACHE"
 MAGIC = b"canary-infer system 1\n"
@@ -76,14 +81,50 @@ def _path(where: Path, k: str) -> Path:
     return where / f"system-{k[:40]}.pickle"
 
 
-def encode(k: str, system) -> bytes:
+def secret(where: Path) -> bytes | None:
+    """The folder's key for the entries' digests (made on first use, readable by this user only),
+    or None where there is no trustworthy one: an entry is believed only with a digest made with
+    it, so one planted by someone who cannot read the key is refused before it is unpickled."""
+    path = where / "key"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except FileNotFoundError:
+            if not make_folder(where):
+                return None
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            except FileExistsError:
+                continue  # another process made it meanwhile: read that one
+            except OSError:
+                return None
+            with os.fdopen(fd, "wb") as f:
+                f.write(secrets.token_bytes(32))
+            continue
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+                return None
+            key = f.read(64)
+        return key if len(key) == 32 else None
+    return None
+
+
+def _digest(key: bytes, payload: bytes) -> bytes:
+    return hmac.new(key, payload, hashlib.sha256).hexdigest().encode()
+
+
+def encode(k: str, system, key: bytes) -> bytes:
     payload = pickle.dumps(system, protocol=pickle.HIGHEST_PROTOCOL)
-    return MAGIC + k.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    return MAGIC + k.encode() + b"\n" + _digest(key, payload) + b"\n" + payload
 
 
-def decode(data: bytes, k: str, shown: list[str], kind: type):
-    """The system an entry holds, or None unless it is a whole entry for key ``k`` read from
-    the files named ``shown``, of the class ``kind`` (the loader's ``System``)."""
+def decode(data: bytes, k: str, shown: list[str], kind: type, key: bytes):
+    """The system an entry holds, or None unless it is a whole entry for name ``k`` read from
+    the files named ``shown``, of the class ``kind`` (the loader's ``System``), its digest made
+    with the folder's ``key`` (checked before anything is unpickled)."""
     if not data.startswith(MAGIC):
         return None
     rest = data[len(MAGIC):]
@@ -91,12 +132,12 @@ def decode(data: bytes, k: str, shown: list[str], kind: type):
     if not sep or head != k.encode():
         return None
     digest, sep, payload = rest.partition(b"\n")
-    if not sep or digest != hashlib.sha256(payload).hexdigest().encode():
+    if not sep or not hmac.compare_digest(digest, _digest(key, payload)):
         return None
     collecting = gc.isenabled()
     gc.disable()  # loads makes some 28,000 objects and frees none: collections meanwhile only walk them
     try:
-        system = pickle.loads(payload)  # noqa: S301 - our own file, its digest checked above
+        system = pickle.loads(payload)  # noqa: S301 - our own file: its keyed digest checked above
     except Exception:  # noqa: BLE001 - whatever a damaged entry raises, it is not believed
         return None
     finally:
@@ -109,17 +150,22 @@ def decode(data: bytes, k: str, shown: list[str], kind: type):
 
 def load(where: Path, k: str, shown: list[str], kind: type):
     """A valid entry's system (of the class ``kind``), or None; an invalid entry is deleted."""
-    return read_entry(_path(where, k), Path.read_bytes, lambda data: decode(data, k, shown, kind))
+    key = secret(where) if _path(where, k).exists() else None
+    if key is None:
+        return None
+    return read_entry(_path(where, k), Path.read_bytes, lambda data: decode(data, k, shown, kind, key))
 
 
 def store(where: Path, k: str, system) -> None:
     """Write an entry atomically (a unique temporary file, then a rename)."""
+    key = secret(where)
+    if key is None:
+        return  # no folder of our own to keep it in
     try:
-        data = encode(k, system)
+        data = encode(k, system, key)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return  # a system that cannot be kept is loaded again next time
     try:
-        where.mkdir(parents=True, exist_ok=True)
         tmp = where / f"system-{k[:40]}.{os.getpid()}.{threading.get_ident()}.tmp"
         tmp.write_bytes(data)
         tmp.replace(_path(where, k))
