@@ -264,7 +264,7 @@ _NAMED_CALLS = {
     "REDOUBLE": REDOUBLE,
 }
 _BID_RE = re.compile(r"([1-7])(NT|[CDHSN])")
-_LEVEL_RE = re.compile(r"(\d+)(.*)", re.DOTALL)
+_LEVEL_RE = re.compile(r"([0-9]+)(.*)", re.DOTALL)  # ASCII digits only: \d takes any script's
 
 
 def _read_call(text: str) -> Call | str:
@@ -281,11 +281,14 @@ def _read_call(text: str) -> Call | str:
         return Call("bid", int(m.group(1)), m.group(2)[0])
     m = _LEVEL_RE.fullmatch(t)
     if m:
-        if not 1 <= int(m.group(1)) <= 7:
-            return f"level {m.group(1)} is not 1-7"
+        level = m.group(1)
+        if len(level) != 1 or not "1" <= level <= "7":  # compared as text: 4,301 digits are no int
+            return f"level {level if len(level) <= 12 else level[:12] + '...'} is not 1-7"
         if not m.group(2):
             return "bid has no strain"
         return f"unknown strain {m.group(2)!r}"
+    if t[0].isdigit():
+        return f"{t[0]!r} is not one of the digits 1-7"
     return "not a bid, pass, double or redouble"
 
 
@@ -621,7 +624,8 @@ def _coerce(call: Call | str, position: int, shown: str | None = None) -> Call:
     result = _read_call(call)
     if isinstance(result, str):
         text = call if shown is None else shown
-        raise AuctionError(f"call {position + 1} {text!r} is unreadable: {result}", "syntax", position)
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise AuctionError(f"call {position + 1} {shown!r} is unreadable: {result}", "syntax", position)
     return result
 
 

@@ -363,7 +363,8 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
                                    initargs=(inf.system, bidder.system))
         try:
             # in order, so that examples keep the order of the deals
-            for part in pool.map(_worker_block, [(b, deals, seed, defenders) for b in range(nblocks)]):
+            for part in _in_order(pool, _worker_block, ((b, deals, seed, defenders) for b in range(nblocks)),
+                                  ahead=4 * workers):
                 add(part)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)  # an interrupt does not wait for the queued blocks
@@ -372,6 +373,20 @@ def run(deals: int, seed: int, inferencer: Inferencer | None = None,
     if progress and deals == 0:
         progress(0, 0)
     return out
+
+
+def _in_order(pool, fn, args, ahead: int):
+    """``pool.map(fn, args)`` with at most ``ahead`` blocks submitted and not yet taken: a run of
+    10^7 deals holds a few blocks in memory at a time, not every block's arguments and result."""
+    from collections import deque
+
+    waiting: deque = deque()
+    for a in args:
+        waiting.append(pool.submit(fn, a))
+        if len(waiting) >= ahead:
+            yield waiting.popleft().result()
+    while waiting:
+        yield waiting.popleft().result()
 
 
 def _run_dask(nblocks: int, n: int, seed: int, inf: Inferencer, bidder: Bidder, workers: int,
@@ -389,13 +404,22 @@ def _run_dask(nblocks: int, n: int, seed: int, inf: Inferencer, bidder: Bidder, 
                                dashboard_address=None)
         scheduler = cluster.scheduler_address
     try:
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout=10)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise RuntimeError(f"no Dask scheduler answers at {scheduler!r}: {e}") from None
+        with client:
             systems = client.scatter([(inf.system, bidder.system)], broadcast=True)[0]
             token = uuid.uuid4().hex
-            futures = client.map(_dask_block, range(nblocks), n=n, seed=seed, systems=systems, token=token,
-                                 defenders=defenders, pure=False)
-            for fut in futures:  # in order: examples keep the order of the deals
-                yield fut.result()
+
+            class _Submit:  # the Client as _in_order's pool: one block a task
+                @staticmethod
+                def submit(fn, b):
+                    return client.submit(fn, b, n=n, seed=seed, systems=systems, token=token, defenders=defenders,
+                                         pure=False)
+
+            # in order: examples keep the order of the deals
+            yield from _in_order(_Submit, _dask_block, range(nblocks), ahead=4 * max(1, workers))
     finally:
         if cluster is not None:
             cluster.close()

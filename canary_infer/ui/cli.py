@@ -313,6 +313,14 @@ def _parse_asks(texts, system) -> list:
     return out
 
 
+def _split_lines(chunks):
+    """Lines of bytes ended by LF, CR LF or a lone CR (old Mac files), from chunks ended by LF."""
+    for chunk in chunks:
+        body = chunk[:-1] if chunk.endswith(b"\n") else chunk
+        body = body[:-1] if body.endswith(b"\r") else body
+        yield from body.split(b"\r")
+
+
 def batch_records(stream):
     """The auctions of batch input: ``(line number, text, error)`` for each.
 
@@ -321,7 +329,8 @@ def batch_records(stream):
     is read as bytes and decoded line by line, so a line that is not UTF-8 gives an error
     (``text`` None) and the lines after it are still read."""
     buffer = getattr(stream, "buffer", None)
-    lines = iter(buffer) if buffer is not None else (line.encode("utf-8", "surrogateescape") for line in stream)
+    lines = _split_lines(iter(buffer) if buffer is not None
+                         else (line.encode("utf-8", "surrogateescape") for line in stream))
     block: list[str] = []
     start = bad = None
     for no, raw in enumerate(lines, 1):
@@ -1037,15 +1046,23 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
-def _count(text: str) -> int:
-    """A whole number, at least 1 (of deals, of workers)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n}: give at least 1")
-    return n
+def _whole(lo: int, hi: int):
+    """An argparse type: a whole number from ``lo`` to ``hi``, in ASCII digits (no 4,301-digit
+    number reaches int(), no other script's digits pass for ours)."""
+
+    def read(text: str) -> int:
+        t = text.strip()
+        digits = t[1:] if t[:1] in "+-" else t
+        if not digits or not digits.isascii() or not digits.isdigit():
+            raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a whole number")
+        if len(digits) > len(str(hi)) + 1 or not lo <= int(t) <= hi:
+            raise argparse.ArgumentTypeError(f"{t[:20]}: give a whole number from {lo:,} to {hi:,}")
+        return int(t)
+
+    return read
+
+
+_count = _whole(1, 10_000_000)  # deals, workers: at least one, and no more than a machine can hold
 
 
 def _seconds(text: str) -> float:
@@ -1079,7 +1096,7 @@ def _options_infer(pi) -> None:
                     help="each seat's distributions: suit lengths, HCP, patterns (exact counts where possible)")
     pi.add_argument("--ask", action="append", metavar='"SEAT: CONSTRAINT"',
                     help='the probability that a seat\'s hand satisfies a constraint, e.g. "N: H >= 4" (repeatable)')
-    pi.add_argument("--samples", type=int, default=20000, metavar="N",
+    pi.add_argument("--samples", type=_whole(1, 200_000), default=20000, metavar="N",
                     help="deals drawn for estimates where they are not exact (default 20000; at most 100 N "
                          "are dealt, so deals rarer than that give fewer)")
     pi.add_argument("--budget", type=_seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
@@ -1103,8 +1120,8 @@ def _options_explain(pe) -> None:
 
 def _options_deal(pd) -> None:
     pd.add_argument("auction", nargs="+", help='the calls, e.g. "2S P 2N P 3C"')
-    pd.add_argument("-n", type=int, default=1, help="how many deals (default 1)")
-    pd.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    pd.add_argument("-n", type=_whole(1, 1_000_000), default=1, help="how many deals (default 1, at most 1,000,000)")
+    pd.add_argument("--seed", type=_whole(0, 2**63 - 1), default=0, help="random seed (default 0)")
     pd.add_argument("--hand", metavar="SEAT:PBN", help="your own hand, e.g. S:KQ2.A87.QJ54.962")
     pd.add_argument("--dealer", default="N", choices=list("NESWnesw"), help="who made the first call (default N)")
     pd.add_argument("--format", default="text", choices=["text", "pbn", "lin"], help="output format (default text)")
@@ -1139,10 +1156,11 @@ def _options_export_system(px) -> None:
 
 
 def _options_serve(pw) -> None:
-    pw.add_argument("--port", type=int, default=8000, help="default 8000")
+    pw.add_argument("--port", type=_whole(0, 65535), default=8000, help="default 8000; 0: any free port")
     pw.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
     _add_system_option(pw)
-    pw.add_argument("--deals", type=int, default=3, help="example deals shown per position (default 3; 0: none)")
+    pw.add_argument("--deals", type=_whole(0, 20), default=3,
+                    help="example deals shown per position (default 3; 0: none)")
     pw.set_defaults(func=cmd_serve)
 
 
@@ -1164,7 +1182,7 @@ def _options_check_system(pc) -> None:
 
 def _options_selfcheck(ps) -> None:
     ps.add_argument("--deals", type=_count, default=1000, help="how many deals (default 1000)")
-    ps.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    ps.add_argument("--seed", type=_whole(0, 2**63 - 1), default=1, help="the random seed (default 1)")
     ps.add_argument("--defenders", choices=["system", "pass"], default="system",
                     help="'system' (default): the defenders bid with the system too, so competitive "
                          "auctions are bid and checked; 'pass': they pass throughout")

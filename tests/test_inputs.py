@@ -1,0 +1,71 @@
+"""Inputs at the edges get a clear error within a second: huge or foreign numbers, odd line ends,
+arguments beyond what a machine can hold."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from canary_infer.bridge.auction import Auction, AuctionError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args, stdin=None, timeout=60):
+    return subprocess.run([sys.executable, "-m", "canary_infer", *args], input=stdin, capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT, env={**os.environ, "CANARY_INFER_CACHE": "off"})
+
+
+@pytest.mark.parametrize("text, why", [
+    ("1" * 4301, "level 111111111111... is not 1-7"),  # past Python's int() limit of 4,300 digits
+    ("9" * 5000 + "S", "is not 1-7"),
+    ("\u0661S", "'\u0661' is not one of the digits 1-7"),  # an Arabic-Indic one: \\d took it for a level
+    ("\uff11S", "is not one of the digits 1-7"),  # a fullwidth one
+])
+def test_a_call_with_a_foreign_or_huge_number_is_a_syntax_error(text, why):
+    with pytest.raises(AuctionError) as e:
+        Auction.parse(text)
+    assert e.value.kind == "syntax" and e.value.position == 0
+    assert why in str(e.value) and len(str(e.value)) < 200
+
+
+def test_a_huge_call_in_a_batch_is_one_line_s_error_and_the_batch_goes_on():
+    r = _run("infer", "--json", stdin="1" * 4301 + "\n2S P 2N\n")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    first, second = (json.loads(line) for line in r.stdout.splitlines())
+    assert first["error"]["kind"] == "syntax"
+    assert second["auction"] == ["2S", "P", "2N"] and second["error"] is None
+
+
+@pytest.mark.parametrize("ends", ["\r", "\r\n", "\n"])
+def test_batch_lines_may_end_in_cr_crlf_or_lf(ends):
+    r = _run("infer", "--json", stdin=f"1S{ends}2S P 2N{ends}")
+    assert [json.loads(line)["auction"] for line in r.stdout.splitlines()] == [["1S"], ["2S", "P", "2N"]]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["deal", "1S", "-n", "1000000000"], "from 1 to 1,000,000"),
+    (["deal", "1S", "--seed", "-1"], "from 0 to"),
+    (["deal", "1S", "-n", "\u0662"], "is not a whole number"),
+    (["infer", "1S", "--prob", "--samples", "0"], "from 1 to 200,000"),
+    (["infer", "1S", "--prob", "--samples", "10000000"], "from 1 to 200,000"),
+    (["infer", "1S", "--prob", "--samples", "-5"], "from 1 to 200,000"),
+    (["serve", "--port", "70000"], "from 0 to 65,535"),
+    (["serve", "--port", "-1"], "from 0 to 65,535"),
+    (["selfcheck", "--deals", "1000000000"], "from 1 to 10,000,000"),
+    (["selfcheck", "--deals", "1" * 5000], "give a whole number"),
+])
+def test_numbers_beyond_what_a_machine_holds_are_refused_at_once(args, says):
+    r = _run(*args, timeout=20)
+    assert r.returncode == 2
+    assert says in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_scheduler_that_does_not_answer_is_an_error_not_a_traceback():
+    pytest.importorskip("distributed")
+    r = _run("selfcheck", "--deals", "10", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9", timeout=60)
+    assert r.returncode == 2
+    assert "no Dask scheduler answers" in r.stderr and "Traceback" not in r.stderr
