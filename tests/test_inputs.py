@@ -69,3 +69,43 @@ def test_a_scheduler_that_does_not_answer_is_an_error_not_a_traceback():
     r = _run("selfcheck", "--deals", "10", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9", timeout=60)
     assert r.returncode == 2
     assert "no Dask scheduler answers" in r.stderr and "Traceback" not in r.stderr
+
+
+def _nested(levels: int) -> str:
+    q = "hcp >= 0"
+    for i in range(levels):
+        q = f"all x{i} in suits: ({q})"
+    return q
+
+
+@pytest.mark.parametrize("text, says", [
+    (_nested(8), "expands to more than 20,000 conditions"),  # 4^8 conditions: 23 s and 345 MB before
+    ("not " * 1000 + "hcp >= 1", "nested too deeply"),  # a RecursionError before
+])
+def test_an_ask_that_would_explode_is_refused_at_once(text, says):
+    import time
+
+    t = time.perf_counter()
+    r = _run("infer", "1S", "--ask", f"N: {text}", timeout=30)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr) < 400  # the text is quoted shortened
+    assert time.perf_counter() - t < 15
+
+
+@pytest.mark.parametrize("defines, use, line, says", [
+    (["define d0 = hcp >= 1"] + [f"define d{i} = d{i - 1} and d{i - 1}" for i in range(1, 19)], "d18", None,
+     "expands to more than 20,000 conditions"),  # sharing lost: 2^18 (31 s and more before)
+    (["define d0 = hcp >= 1"] + [f"define d{i} = d{i - 1} and hcp >= 0" for i in range(1, 400)], "d399", None,
+     "nested too deeply"),  # a RecursionError before
+    ([], "not " * 1000 + "hcp >= 1", 3, "nested too deeply"),
+    ([], _nested(8), 3, "expands to more than 20,000 conditions"),
+])
+def test_a_system_file_that_would_explode_is_refused_with_its_line(defines, use, line, says):
+    from canary_infer.system.model import SystemFileError, load_text
+
+    text = "\n".join(defines + ["tree opening", '  1C "x" [A1]', f"      = {use}", ""])
+    with pytest.raises(SystemFileError) as e:
+        load_text(text, "mine.canary")
+    assert says in str(e.value) and e.value.path == "mine.canary"
+    if line is not None:
+        assert e.value.line == line

@@ -31,6 +31,7 @@ variable resolved, and :func:`evaluate` computes a node exactly on a concrete ha
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -352,15 +353,33 @@ def _scale_of(f: Feat) -> int:
     return FEATURES[f.name].scale
 
 
+MAX_WORK = 20_000
+"""Conditions and terms one constraint may expand to: the largest of the built-in system's
+builds about 110; ``all x in suits:`` nested eight times would build 4^8 = 65,536 (and took 23 s
+and 345 MB before this bound), a definition used twice in the next, 18 deep, 2^18."""
+
+
 class Builder:
     """Turns parse trees into AST nodes, resolving names against definitions and suit bindings."""
 
     def __init__(self, definitions: dict[str, Definition] | None = None):
         self.definitions = definitions if definitions is not None else {}
+        self._work = 0  # conditions and terms built for the constraint at hand (see MAX_WORK)
 
     # public
     def build(self, tree: Tree, env: dict[str, str] | None = None) -> Node:
-        return self._bool(tree, dict(env or {}), ())
+        self._work = 0
+        try:
+            return self._bool(tree, dict(env or {}), ())
+        except RecursionError:
+            raise ConstraintError(f"the constraint is nested too deeply (more than about "
+                                  f"{sys.getrecursionlimit() // 4} levels): write it more simply") from None
+
+    def _count(self) -> None:
+        self._work += 1
+        if self._work > MAX_WORK:
+            raise ConstraintError(f"the constraint expands to more than {MAX_WORK:,} conditions (quantifiers or "
+                                  "definitions nested in each other multiply): write it more simply")
 
     # helpers
     def _suit(self, tok, env) -> str:
@@ -386,6 +405,7 @@ class Builder:
         return d.tree, bound, stack + (d.name,)
 
     def _bool(self, t, env, stack) -> Node:
+        self._count()
         if isinstance(t, Token):
             raise ConstraintError(f"'{t}' is a number, not a condition", getattr(t, "column", None))
         k = t.data
@@ -467,9 +487,14 @@ class Builder:
 
     def number(self, tree: Tree, env: dict[str, str] | None = None) -> _Lin:
         """Resolve a numeric expression (a numeric definition's body)."""
-        return self._lin(tree, dict(env or {}), ())
+        self._work = 0
+        try:
+            return self._lin(tree, dict(env or {}), ())
+        except RecursionError:
+            raise ConstraintError("the expression is nested too deeply: write it more simply") from None
 
     def _lin(self, t, env, stack) -> _Lin:
+        self._count()
         if isinstance(t, Token):
             raise ConstraintError(f"unexpected '{t}'", t.column)
         k = t.data

@@ -303,12 +303,13 @@ def _parse_asks(texts, system) -> list:
     for text in texts or []:
         seat, sep, rest = text.partition(":")
         seat = seat.strip().upper()
+        shown = text if len(text) <= 60 else text[:57] + "..."
         if not sep or seat not in SEATS:
-            raise ValueError(f"--ask wants 'SEAT: CONSTRAINT', e.g. \"N: H >= 4\", got '{text}'")
+            raise ValueError(f"--ask wants 'SEAT: CONSTRAINT', e.g. \"N: H >= 4\", got '{shown}'")
         try:
             f = parse(rest.strip(), system.definitions)
         except ConstraintError as e:
-            raise ValueError(f"--ask '{text}': {e}") from None
+            raise ValueError(f"--ask '{shown}': {e}") from None
         out.append((f"{seat}: {rest.strip()}", seat, f))
     return out
 
