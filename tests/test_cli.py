@@ -204,8 +204,10 @@ def test_own_hand_is_reported_exactly_and_others_exclude_its_cards(run):
 def test_own_hand_can_leave_no_room_for_the_bidding(run):
     out = infer_json(run, "1S", "--hand", POWERHOUSE)
     assert out["hands"]["N"]["consistent"] is False  # 5 HCP left cannot open 1S (11-16)
-    assert out["hands"]["E"]["hcp"] == [0, 5]
-    assert out["hands"]["E"]["lengths"]["S"] == [0, 8]
+    assert out["deals"] == 0  # so no deal fits, and no other seat holds anything either
+    for seat in "EW":
+        assert out["hands"][seat]["consistent"] is False and out["hands"][seat]["no_deal_because"] == ["N"]
+        assert out["hands"][seat]["hcp"] is None
     assert out["hands"]["S"]["hcp"] == [35, 35]
 
 

@@ -15,7 +15,7 @@ from canary_infer.ui.cli import main
 
 AUCTIONS = ["", "1S", "2S P 2N P 3C", "2H P 2N P 3H", "1S P 2S", "P", "P P 1S", "2S P 2N P 3D P 3H",
             "1N P 2C", "P 1S", "2H P 2S P 3D", "P P P 1D", "2D"]
-HANDS = [None, ("S", "KQ2.A87.QJ54.962"), ("E", "AJ5.KT9.873.QJ52"), ("W", "T98.Q65.AK2.8743")]
+HANDS = [None, ("S", "K32.A87.J854.962"), ("E", "AJ5.KT9.873.QJ52"), ("W", "T98.Q65.AK2.8743")]
 
 
 @pytest.fixture
@@ -91,9 +91,9 @@ def test_deal_command(run):
     status, out, err = run("deal", "2S P 2N P 3C", "-n", "3", "--seed", "4")
     assert status == 0, err
     assert out.count("Deal ") == 3
-    status, out, _ = run("deal", "1S P 2S", "-n", "2", "--hand", "S:KQ2.A87.QJ54.962", "--format", "pbn")
-    assert status == 0 and out.count("[Deal ") == 2 and "S:KQ2.A87.QJ54.962" not in out.split("[Deal ")[0]
-    assert all("KQ2.A87.QJ54.962" in seg for seg in out.split("[Deal ")[1:])
+    status, out, _ = run("deal", "1S P 2S", "-n", "2", "--hand", "S:K32.A87.J854.962", "--format", "pbn")
+    assert status == 0 and out.count("[Deal ") == 2 and "S:K32.A87.J854.962" not in out.split("[Deal ")[0]
+    assert all("K32.A87.J854.962" in seg for seg in out.split("[Deal ")[1:])
     status, _, err = run("deal", "1S 1D", "-n", "2")
     assert status == 2 and "illegal" in err
 
@@ -110,7 +110,7 @@ def test_deal_says_at_once_when_no_deal_fits(run):
 
 
 def test_infer_prob_json_shape(run):
-    status, out, err = run("infer", "--json", "--prob", "1S P 2S", "--hand", "S:KQ2.A87.QJ54.962")
+    status, out, err = run("infer", "--json", "--prob", "1S P 2S", "--hand", "S:K32.A87.J854.962")
     assert status == 0, err
     obj = json.loads(out)
     deals = obj["deals"]
@@ -127,8 +127,11 @@ def test_infer_prob_json_shape(run):
             assert sum(c["lengths"][s].values()) == deals
         assert all(c["hcp"][k] / deals == pytest.approx(v) for k, v in p["hcp"].items())
         assert h["exact"] is True
+    # East holds what North's 11+ HCP and 4+ spades (1S, [A32]) leave of the cards South does not hold
+    south = Hand.from_pbn("K32.A87.J854.962")
     east = obj["hands"]["E"]["probabilities"]
-    assert max(int(k) for k in east["hcp"]) == 17 and max(int(k) for k in east["lengths"]["S"]) == 6
+    assert max(int(k) for k in east["hcp"]) == 40 - south.hcp - 11
+    assert max(int(k) for k in east["lengths"]["S"]) == 13 - south.length("S") - 4
 
 
 def test_infer_prob_on_an_empty_auction(run):
@@ -157,7 +160,7 @@ def test_ask(run):
 
 
 def test_text_view_draws_bars(run):
-    status, out, _ = run("infer", "1S P 2S", "--hand", "S:KQ2.A87.QJ54.962", "--prob", "--ask", "N: S >= 5")
+    status, out, _ = run("infer", "1S P 2S", "--hand", "S:K32.A87.J854.962", "--prob", "--ask", "N: S >= 5")
     assert status == 0
     assert "HCP" in out and "█" in out and "mean" in out and "N: S >= 5" in out and "deals fit" in out
 

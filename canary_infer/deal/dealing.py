@@ -22,7 +22,7 @@ import numpy as np
 
 from canary_infer.bridge.auction import SEATS, Auction
 from canary_infer.bridge.cards import SUITS, Deal, Hand
-from canary_infer.language.expr import conj
+from canary_infer.language.expr import conj, evaluate
 
 
 @dataclass
@@ -44,6 +44,8 @@ def deal(auction: Auction, n: int, seed: int = 0, known: tuple[str, Hand] | None
     inf = inferencer or Inferencer()
     calls = inf.read(auction)
     formulas = {s: conj(inf.seat_formulas(calls, s)) for s in SEATS}
+    if known and not evaluate(formulas[known[0]], known[1]):  # my hand breaks my own calls: no deal fits
+        return DealSet(auction, calls, [], seed, n)
     j = Joint(formulas, known)
     if n > 0 and not j.consistent:  # proven: no deal fits, so drawing would only run out of time
         return DealSet(auction, calls, [], seed, n)

@@ -110,6 +110,9 @@ class SeatInference:
     unproven: list[str] = field(default_factory=list)
     distribution: object | None = None  # a joint.Distribution when probabilities were asked for
     slam: SlamFacts | None = None  # key cards, trump queen, controls (canary_infer.engine.slam)
+    # when no deal fits because these seats' calls (or my hand) cannot be made: this seat then
+    # holds nothing either, whatever its own calls allow
+    no_deal_because: list[str] | None = None
 
     def as_json(self) -> dict:
         out = {
@@ -130,6 +133,8 @@ class SeatInference:
             out["breaks"] = self.breaks or []
         if self.unproven:
             out["unproven"] = self.unproven
+        if self.no_deal_because:
+            out["no_deal_because"] = self.no_deal_because
         d = self.distribution
         if d is not None:
             out["probabilities"] = d.probabilities()
@@ -521,6 +526,20 @@ class Inferencer:
                 self._slam_facts[key] = slam_facts(formulas[seat], inf.trump, avail, res.patterns)
             h.slam = self._slam_facts[key]
 
+    @staticmethod
+    def _no_deal(inf: Inference, dead: list[str], single: dict, asks: list) -> Inference:
+        """No deal fits: the seats in ``dead`` cannot make their calls, so no seat holds anything
+        (and every question asked is about none of the deals)."""
+        from canary_infer.deal.joint import Answer
+
+        inf.asks = [Answer(text, seat, 0, 0, True) for text, seat, _ in asks]
+        for seat in SEATS:
+            if seat not in dead and not (seat in inf.hands and inf.hands[seat].known):  # my hand stays mine
+                hands = single[seat].hands if seat in single else 0.0
+                inf.hands[seat] = SeatInference(False, None, None, [], hands, no_deal_because=dead)
+        inf.deals, inf.exact = 0, True
+        return inf
+
     def _described(self, res: Result) -> tuple[tuple[str, ...], dict | None]:
         """A result's patterns as text (most frequent first) and its length ranges, computed once."""
         key = id(res)
@@ -586,14 +605,17 @@ class Inferencer:
             if not res.consistent:
                 h = inf.hands[seat] = SeatInference(False, None, None, [], 0.0)
                 h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
-        if any(not single[s].consistent for s in single) or tables is None:
+        dead = [s for s in SEATS if s in inf.hands and not inf.hands[s].consistent]
+        if dead:  # a seat's own calls contradict each other, or my hand breaks mine: no deal at all
+            return self._no_deal(inf, dead, single, asks or [])
+        if tables is None:
             # a seat's own calls contradict each other (or the formulas are too wide to pack):
             # the seats' own answers
             for seat, res in single.items():
                 if seat not in inf.hands:
                     pats, lengths = self._described(res)
                     inf.hands[seat] = SeatInference(res.consistent, res.hcp, lengths, list(pats), res.hands)
-            inf.deals = 0 if any(not single[s].consistent for s in single) else None
+            inf.deals = None
             inf.exact = False
             return inf
         jkey = (tuple(formulas[s] for s in SEATS), known, bool(prob))

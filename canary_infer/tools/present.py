@@ -115,9 +115,13 @@ def seat_picture(inferencer, inference, seat: str, known: tuple[str, Hand] | Non
            "hcp": list(got.hcp) if got.hcp else None,
            "lengths": {s: list(v) for s, v in got.lengths.items()} if got.lengths else None,
            "hands": int(got.hands), "patterns": [], "hcp_dist": {}, "length_dist": {},
-           "deals": None, "samples": None, "standard_errors": None, "conflict": got.conflict}
+           "deals": None, "samples": None, "standard_errors": None, "conflict": got.conflict,
+           "breaks": got.breaks, "no_deal_because": got.no_deal_because}
     if got.known:  # your own hand, whether or not it fits your calls
         hand = known[1] if known else got.hand
+        pic["hand"] = hand.pbn()
+        pic["hcp"] = [hand.hcp, hand.hcp]
+        pic["lengths"] = {s: [hand.length(s)] * 2 for s in SUITS}
         pic["patterns"] = [{"pattern": hand.pattern, "p": 1.0, "count": 1}]
         pic["hcp_dist"] = {hand.hcp: 1.0}
         pic["length_dist"] = {s: {hand.length(s): 1.0} for s in SUITS}

@@ -29,7 +29,7 @@ examples:
   canary-infer infer "2H P 2S P 3D" --json        the JSON contract (see README)
   canary-infer infer "1S" --hand S:KQ2.A87.QJ54.962   your own hand: the others exclude its cards
   canary-infer infer '[Auction "E"] 1S Pass 2NT'   a PBN auction section: the tag names the dealer
-  canary-infer infer "1S P 2S" --hand S:KQ2.A87.QJ54.962 --prob   exact probabilities for every seat
+  canary-infer infer "1S P 2S" --hand S:K32.A87.J854.962 --prob   exact probabilities for every seat
   canary-infer infer "1S" --ask "N: H >= 4" --ask "E: hcp >= 10"   the chance of anything you can write
   printf '1S\\n2S P 2N\\n' | canary-infer infer --json   batch: one JSON object per line
 
@@ -166,6 +166,9 @@ def render_text(inf) -> str:
             lines.append(f" {seat}     your hand {h.hand} cannot have made these calls: it breaks "
                          f"{named(h.breaks)} (your hand)")
             continue
+        if h.no_deal_because:
+            lines.append(f" {seat}     no deal: {_no_deal_words(inf, h.no_deal_because)}")
+            continue
         if not h.consistent:
             why = ""
             if h.conflict and len(h.conflict) == 1 and h.conflict_minimal:
@@ -192,6 +195,15 @@ def render_text(inf) -> str:
         lines += ["", " * = not proven within the time limit, so kept (nothing that fits is left out): "
                   + "; ".join(f"{s} {', '.join(u[:3])}{' …' if len(u) > 3 else ''}" for s, u in open_)]
     return "\n".join(lines)
+
+
+def _no_deal_words(inf, seats: list[str]) -> str:
+    """Why no deal fits, for the seats that hold nothing because of others."""
+    mine = [s for s in seats if inf.hands[s].known]
+    theirs = [s for s in seats if not inf.hands[s].known]
+    parts = [f"your hand cannot have made {s}'s calls" for s in mine]
+    parts += [f"no hand of {s} fits {s}'s calls" for s in theirs]
+    return "; ".join(parts)
 
 
 def _slam_lines(inf) -> list[str]:
