@@ -57,6 +57,7 @@ one of them is searched for.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -209,9 +210,9 @@ def leaders(j) -> dict[str, str]:
     return {s: next(t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)) for s in j.unseen_seats}
 
 
-def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def outer_bounds(j) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], float]:
     """Per unseen seat: (pattern possible?, least HCP, most HCP) per pattern, relaxed over
-    the deck (see the module docstring)."""
+    the deck (see the module docstring); and the work counted for them."""
     u = j.unseen.reshape(4, 13).sum(axis=1)
     hu = int((j.unseen.reshape(4, 13)[:, :4] * np.array([4, 3, 2, 1])).sum())
     own = {s: _pattern_hcp(t.ph) for s, t in j.tables.items()}
@@ -270,8 +271,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         ok[i] = lo[i] <= hi[i]
         out[s] = (ok, lo, hi)
     ops = {**read_at, **{k: g.ops for k, g in grids.items()}}  # each grid's work once, made or read
-    j.outer_work = OUTER_BASE + GRID_COST * sum(ops.values())
-    return out
+    return out, OUTER_BASE + GRID_COST * sum(ops.values())
 
 
 _POW2 = np.uint64(1) << np.arange(52, dtype=np.uint64)
@@ -1503,13 +1503,23 @@ def _pair_at_once(j) -> bool:
     return share * PAIR_AFTER < PAIR_SHORT * 500
 
 
-def joint_views(j) -> dict:
+@dataclass
+class JointViews:
+    """What the deal-level search gives a Joint: every unseen seat's view, and its work."""
+
+    views: dict[str, SeatView]
+    work: float | None  # the work counted for the answer (None: the outer bound left no deal)
+    tried: int  # deals dealt by the first draw
+    outer_work: float  # the outer bound's work
+
+
+def joint_views(j) -> JointViews:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
 
     spent = [0.0]  # work so far, in (roughly) seconds: see the module doc
-    outer = outer_bounds(j)
+    outer, outer_work = outer_bounds(j)
     if any(not o[0].any() for o in outer.values()):
-        return {s: SeatView(s, None, {}) for s in j.unseen_seats}
+        return JointViews({s: SeatView(s, None, {}) for s in j.unseen_seats}, None, 0, outer_work)
     general = [s for s in j.constrained if not _length_only(j.formulas[s])]
     # With at most one constrained seat that looks at more than lengths, the patterns the
     # outer bound keeps are all attained: that seat takes any of its hands with the pattern,
@@ -1592,11 +1602,12 @@ def joint_views(j) -> dict:
     # fewer than PAIR_SHORT of the 500: pairing then finds them, and the draws would be waste)
     # (nor does it start when the seats' tables already say so: see _pair_at_once)
     if pairable and _pair_at_once(j):
-        drawn, j.tried = np.zeros((0, 52), np.int8), 0
+        drawn, tried = np.zeros((0, 52), np.int8), 0
     else:
         drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES,
                          short=PAIR_SHORT if pairable else None)
-    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search (draws included)
+        tried = j.tried
+    spent[0] += outer_work + DRAW_BASE + DEAL_COST * tried  # the work before any search (draws included)
     more = drawn[:0]
     if pairable and len(drawn) < 500:
         uniform, more = search.paired()
@@ -1796,12 +1807,12 @@ def joint_views(j) -> dict:
             bounds.append(value)
         pats = dict(zip([ALL_PATTERNS[i] for i in keep], seen_p[s].weight[keep].tolist(), strict=True))
         views[s] = SeatView(s, (bounds[0], bounds[1]), pats, proven=not unproven, unproven=unproven)
-    j.work = j.budget - left()  # the work counted for the answer (at most the budget, but for the last step)
+    work = j.budget - left()  # the work counted for the answer (at most the budget, but for the last step)
     for s in j.unseen_seats:  # a twin's view is its leader's
         v = views[twins[s][0]]
         if s not in views:
             views[s] = SeatView(s, v.hcp, dict(v.patterns), proven=v.proven, unproven=list(v.unproven))
-    return views
+    return JointViews(views, work, tried, outer_work)
 
 
-__all__ = ["outer_bounds", "joint_views", "DealModel"]
+__all__ = ["outer_bounds", "joint_views", "JointViews", "DealModel"]
