@@ -558,12 +558,7 @@ class Joint:
         else:
             # X's hands with fewer honours than the cap (a small programme, by honour count),
             # and the others by HCP alone: all of X's hands less those
-            low = getattr(t, "_low", None)
-            if low is None or low[0] != cap:
-                pats = [ALL_PATTERNS[i] for i in np.flatnonzero(t.ph.sum(axis=1))]
-                low = (cap, build_seat(self.formulas[x], self.avail, pats, max_honours=cap - 1, honour_cap=cap))
-                t._low = low
-            lt = low[1]
+            lt = t.few_honours(cap, self.formulas[x], self.avail)
             entries = [(int(k), int(h)) for k, h in np.argwhere(lt.aux > 0)]
             entries += [(cap, int(h)) for h in np.flatnonzero(by_hcp - lt.ph.sum(axis=0) > 0.5)]
         lo, hi = 99, -1
