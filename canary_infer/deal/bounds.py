@@ -76,7 +76,7 @@ from canary_infer.deal.deck import (
 )
 from canary_infer.engine import kernels
 from canary_infer.engine.tables import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
-from canary_infer.language.expr import TRUE, Feat
+from canary_infer.language.expr import TRUE
 from canary_infer.language.features import TOP
 
 _INF = 10_000
@@ -1109,14 +1109,7 @@ class DealModel:
             owner = [sum(order[s] * self.x[s][c] for s in seats) for c in small]
             for a, b in zip(owner, owner[1:], strict=False):
                 m.Add(a <= b)
-        self.hands = {}
-        for s in seats:
-            h = HandModel.__new__(HandModel)
-            h.model, h.x = m, self.x[s]
-            h._feat, h._cls, h._len_is, h._lit = {}, {}, {}, {}
-            h.length = {su: h.feature(Feat("len", su)) for su in SUITS}
-            h.hcp = h.feature(Feat("hcp"))
-            self.hands[s] = h
+        self.hands = {s: HandModel(cards=(m, self.x[s])) for s in seats}  # each seat's features over its cards
         for s, f in j.formulas.items():
             if s in self.hands:
                 m.Add(self.hands[s].literal(f) == 1)
