@@ -1548,7 +1548,7 @@ class _Proof:
         self.pools = np.zeros(14 ** 4, bool)
         self.below = np.zeros(14 ** 4, bool)
         self.pooled = np.zeros(len(ALL_PATTERNS), bool)
-        self.search = _Search(j, np.random.default_rng(j.seed + 1))
+        self.search = _Search(j, np.random.default_rng(j.seed + 1))  # deals with seats held (its own work)
         self.model: DealModel | None = None  # the whole deal's CP-SAT model, made when first asked
         self.cand = {s: np.flatnonzero(outer[s][0]) for s in j.unseen_seats}
         self.by_pat = {s: (j.tables[s].ph if s in j.constrained else j.free_ph()).sum(axis=1) for s in j.unseen_seats}
@@ -1556,7 +1556,7 @@ class _Proof:
         self.sought = {s: self.cand[s][self.by_pat[s][self.cand[s]] > 0] for s in j.unseen_seats}
         self.hcp_ends = {s: (int(outer[s][1][self.cand[s]].min()), int(outer[s][2][self.cand[s]].max()))
                          for s in j.unseen_seats}
-        self.rng = np.random.default_rng(j.seed + 2)
+        self.rng = np.random.default_rng(j.seed + 2)  # which deals swaps start from
 
     def run(self) -> JointViews:
         """Every unseen seat's view, proven where the budget allows, and the work counted."""
