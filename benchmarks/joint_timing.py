@@ -141,7 +141,7 @@ def main() -> int:
 
         def spy(j):
             out = views(j)
-            counted["work"] = j.work
+            counted["work"] = out.work
             return out
 
         bounds.joint_views = spy

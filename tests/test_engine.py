@@ -350,6 +350,18 @@ def test_recapping_brings_every_column_back_to_its_cap(caps, rnd):
     assert np.array_equal(keys, (vals << offs[None, :]).sum(axis=1))  # the input is left alone
 
 
+def test_a_tables_hands_with_few_honours_are_counted_once_per_cap():
+    """SeatTable.few_honours: the hands with fewer than ``cap`` honours (A K Q J), counted by
+    their number of honours; built once for the last cap asked, not carried to a restricted copy."""
+    from canary_infer.engine.tables import build_seat
+
+    t = build_seat(TRUE)
+    low = t.few_honours(2, TRUE, t.avail)
+    assert low.aux.sum(axis=1).tolist() == [comb(36, 13), 16 * comb(36, 12), 0]  # none, one of 16
+    assert t.few_honours(2, TRUE, t.avail) is low and t.few_honours(1, TRUE, t.avail) is not low
+    assert t.restrict(np.ones(len(ALL_PATTERNS), bool))._low is None
+
+
 @pytest.mark.parametrize("text,threshold", [
     ("not (hcp >= 11 and (S >= 5 or H >= 5)) and not (hcp >= 16)", 1 << 15),  # a pass-like table
     ("hcp in 11..16 and S >= 4", 1),  # every level kept
@@ -360,9 +372,9 @@ def test_the_moves_a_build_keeps_are_those_a_draw_would_make(monkeypatch, text, 
 
     monkeypatch.setattr(engine, "_KEEP_MOVES", threshold)
     t = engine.build_seat(parse(text))
-    kept = dict(t.__dict__.get("_moves", {}))
+    kept = dict(t._moves)
     assert (len(kept) > 0) == (threshold < 1 << 40)
-    del t.__dict__["_moves"]
+    t._moves.clear()
     for k, moves in kept.items():  # the same arrays, made on demand from the states alone
         again = t._transitions(k)
         assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(moves, again, strict=True)), k

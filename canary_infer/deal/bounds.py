@@ -57,6 +57,7 @@ one of them is searched for.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -75,7 +76,7 @@ from canary_infer.deal.deck import (
 )
 from canary_infer.engine import kernels
 from canary_infer.engine.tables import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
-from canary_infer.language.expr import TRUE, Feat
+from canary_infer.language.expr import TRUE
 from canary_infer.language.features import TOP
 
 _INF = 10_000
@@ -209,9 +210,9 @@ def leaders(j) -> dict[str, str]:
     return {s: next(t for t in j.unseen_seats if j.formulas.get(t) == j.formulas.get(s)) for s in j.unseen_seats}
 
 
-def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def outer_bounds(j) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], float]:
     """Per unseen seat: (pattern possible?, least HCP, most HCP) per pattern, relaxed over
-    the deck (see the module docstring)."""
+    the deck (see the module docstring); and the work counted for them."""
     u = j.unseen.reshape(4, 13).sum(axis=1)
     hu = int((j.unseen.reshape(4, 13)[:, :4] * np.array([4, 3, 2, 1])).sum())
     own = {s: _pattern_hcp(t.ph) for s, t in j.tables.items()}
@@ -270,8 +271,7 @@ def outer_bounds(j) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         ok[i] = lo[i] <= hi[i]
         out[s] = (ok, lo, hi)
     ops = {**read_at, **{k: g.ops for k, g in grids.items()}}  # each grid's work once, made or read
-    j.outer_work = OUTER_BASE + GRID_COST * sum(ops.values())
-    return out
+    return out, OUTER_BASE + GRID_COST * sum(ops.values())
 
 
 _POW2 = np.uint64(1) << np.arange(52, dtype=np.uint64)
@@ -1109,14 +1109,7 @@ class DealModel:
             owner = [sum(order[s] * self.x[s][c] for s in seats) for c in small]
             for a, b in zip(owner, owner[1:], strict=False):
                 m.Add(a <= b)
-        self.hands = {}
-        for s in seats:
-            h = HandModel.__new__(HandModel)
-            h.model, h.x = m, self.x[s]
-            h._feat, h._cls, h._len_is, h._lit = {}, {}, {}, {}
-            h.length = {su: h.feature(Feat("len", su)) for su in SUITS}
-            h.hcp = h.feature(Feat("hcp"))
-            self.hands[s] = h
+        self.hands = {s: HandModel(cards=(m, self.x[s])) for s in seats}  # each seat's features over its cards
         for s, f in j.formulas.items():
             if s in self.hands:
                 m.Add(self.hands[s].literal(f) == 1)
@@ -1503,305 +1496,398 @@ def _pair_at_once(j) -> bool:
     return share * PAIR_AFTER < PAIR_SHORT * 500
 
 
-def joint_views(j) -> dict:
+@dataclass
+class JointViews:
+    """What the deal-level search gives a Joint: every unseen seat's view, and its work."""
+
+    views: dict[str, SeatView]
+    work: float | None  # the work counted for the answer (None: the outer bound left no deal)
+    tried: int  # deals dealt by the first draw
+    outer_work: float  # the outer bound's work
+
+
+def joint_views(j) -> JointViews:
     """SeatViews for every unseen seat, proven where the time allows (see the module doc)."""
-
-    spent = [0.0]  # work so far, in (roughly) seconds: see the module doc
-    outer = outer_bounds(j)
+    outer, outer_work = outer_bounds(j)
     if any(not o[0].any() for o in outer.values()):
-        return {s: SeatView(s, None, {}) for s in j.unseen_seats}
-    general = [s for s in j.constrained if not _length_only(j.formulas[s])]
-    # With at most one constrained seat that looks at more than lengths, the patterns the
-    # outer bound keeps are all attained: that seat takes any of its hands with the pattern,
-    # and the others take cards of the lengths they need from what is left.
-    lengths_exact = len(general) <= 1
-    # Seats whose calls say the same (the same formula, or both free) are interchangeable:
-    # swapping their hands in a consistent deal gives a consistent deal, so what one of them
-    # is seen to hold the other can hold too.  They share what is seen, and only the first
-    # of them is searched for (the others' views are copies).
-    leader = leaders(j)
-    twins = {s: [t for t in j.unseen_seats if leader[t] == leader[s]] for s in j.unseen_seats}
-    lead = [s for s in j.unseen_seats if twins[s][0] == s]
-    seen_p: dict[str, _Seen] = {}  # one per set of twins
-    for s in lead:
-        shared = _Seen()
-        for t in twins[s]:
-            seen_p[t] = shared
-    seen_lo: dict[str, int] = {}
-    seen_hi: dict[str, int] = {}
-    free = [SEATS.index(s) for s in j.free]
+        return JointViews({s: SeatView(s, None, {}) for s in j.unseen_seats}, None, 0, outer_work)
+    return _Proof(j, outer, outer_work).run()
 
-    def note_hcp(s: str, lo: np.ndarray, hi: np.ndarray) -> None:
+
+class _Proof:
+    """The search for one Joint's views within its budget: what it has seen each seat hold,
+    the work it has counted, and the deals it looks with (see the module doc)."""
+
+    def __init__(self, j, outer: dict, outer_work: float):
+        self.j, self.outer, self.outer_work = j, outer, outer_work
+        self.spent = 0.0  # work so far, in (roughly) seconds, besides the search's and the model's
+        self.tried = 0  # deals dealt by the first draw
+        self.shaped = [s for s in j.constrained if _length_only(j.formulas[s])]
+        self.general = [s for s in j.constrained if s not in self.shaped]
+        # With at most one constrained seat that looks at more than lengths, the patterns the
+        # outer bound keeps are all attained: that seat takes any of its hands with the pattern,
+        # and the others take cards of the lengths they need from what is left.
+        self.lengths_exact = len(self.general) <= 1
+        # Seats whose calls say the same (the same formula, or both free) are interchangeable:
+        # swapping their hands in a consistent deal gives a consistent deal, so what one of them
+        # is seen to hold the other can hold too.  They share what is seen, and only the first
+        # of them is searched for (the others' views are copies).
+        leader = leaders(j)
+        self.twins = {s: [t for t in j.unseen_seats if leader[t] == leader[s]] for s in j.unseen_seats}
+        self.lead = [s for s in j.unseen_seats if self.twins[s][0] == s]
+        self.seen: dict[str, _Seen] = {}  # what each seat is seen to hold: one per set of twins
+        for s in self.lead:
+            shared = _Seen()
+            for t in self.twins[s]:
+                self.seen[t] = shared
+        self.seen_lo: dict[str, int] = {}  # the least and most HCP seen, per seat
+        self.seen_hi: dict[str, int] = {}
+        self.free = [SEATS.index(s) for s in j.free]
+        # the free seats' pools so far (see _pool_free): the pools' cells, the cells at or below
+        # one of them, and the patterns those leave a free seat
+        self.pools = np.zeros(14 ** 4, bool)
+        self.below = np.zeros(14 ** 4, bool)
+        self.pooled = np.zeros(len(ALL_PATTERNS), bool)
+        self.search = _Search(j, np.random.default_rng(j.seed + 1))  # deals with seats held (its own work)
+        self.model: DealModel | None = None  # the whole deal's CP-SAT model, made when first asked
+        self.cand = {s: np.flatnonzero(outer[s][0]) for s in j.unseen_seats}
+        self.by_pat = {s: (j.tables[s].ph if s in j.constrained else j.free_ph()).sum(axis=1) for s in j.unseen_seats}
+        # the outer bound's patterns that some hand of the seat has: those the search looks for
+        self.sought = {s: self.cand[s][self.by_pat[s][self.cand[s]] > 0] for s in j.unseen_seats}
+        self.hcp_ends = {s: (int(outer[s][1][self.cand[s]].min()), int(outer[s][2][self.cand[s]].max()))
+                         for s in j.unseen_seats}
+        self.rng = np.random.default_rng(j.seed + 2)  # which deals swaps start from
+
+    def run(self) -> JointViews:
+        """Every unseen seat's view, proven where the budget allows, and the work counted."""
+        drawn, more = self.first_deals()
+        self.fillers()
+        self.swap_from(drawn, more)
+        self.shape_missing()
+        self.draw_missing()
+        hcp_bounds = {s: self.hcp_bounds(s) for s in self.lead}
+        # what is still open: the whole-deal CP-SAT model, within the time left
+        views = {s: self.view(s, hcp_bounds[s]) for s in self.lead}
+        work = self.j.budget - self.left()  # counted for the answer (at most the budget, but for the last step)
+        for s in self.j.unseen_seats:  # a twin's view is its leader's
+            v = views[self.twins[s][0]]
+            if s not in views:
+                views[s] = SeatView(s, v.hcp, dict(v.patterns), proven=v.proven, unproven=list(v.unproven))
+        return JointViews(views, work, self.tried, self.outer_work)
+
+    # ------------------------------------------------------------------ what is seen
+    def note_hcp(self, s: str, lo: np.ndarray, hi: np.ndarray) -> None:
+        """HCP from ``lo`` to ``hi`` seen held by a seat (and so by its twins)."""
         if len(lo):
             a, b = int(lo.min()), int(hi.max())
-            for t in twins[s]:
-                seen_lo[t] = min(seen_lo.get(t, 99), a)
-                seen_hi[t] = max(seen_hi.get(t, -1), b)
+            for t in self.twins[s]:
+                self.seen_lo[t] = min(self.seen_lo.get(t, 99), a)
+                self.seen_hi[t] = max(self.seen_hi.get(t, -1), b)
 
-    pooled = {"pools": np.zeros(14 ** 4, bool), "below": np.zeros(14 ** 4, bool),
-              "fits": np.zeros(len(ALL_PATTERNS), bool)}  # the free seats' pools so far (see witness)
-
-    def witness(owner: np.ndarray, weight: float) -> None:
+    def witness(self, owner: np.ndarray, weight: float) -> None:
         """Record what consistent deals show (and what the free seats could hold instead)."""
-        n = len(owner)
-        if not n:
+        if not len(owner):
             return
-        codes, points, pooled_cells, low, high = deal_stats(owner, free)
-        for s in j.unseen_seats:
+        codes, points, pooled_cells, low, high = deal_stats(owner, self.free)
+        for s in self.j.unseen_seats:
             k = SEATS.index(s)
             pats = _PAT_OF14[codes[:, k]]
-            seen_p[s].add(np.bincount(pats, minlength=len(ALL_PATTERNS)), weight)
-            note_hcp(s, points[:, k], points[:, k])
-        if len(free) >= 2:  # the free seats may share their cards out in any other way
-            # the patterns some deal's pooled free cards can make: those below some pool (the
-            # pools of earlier deals kept, as what is at or below one of them: a pool below
-            # those adds nothing, and only the patterns a new one adds are noted)
-            cells = unique(pooled_cells)
-            cells = cells[~pooled["below"][cells]]
-            if len(cells):
-                pooled["pools"][cells] = True
-                pooled["below"] = _at_or_above(pooled["pools"].reshape(14, 14, 14, 14)).ravel()
-                fits = pooled["below"][_PAT14]
-                for s in j.free:
-                    seen_p[s].note(fits & ~pooled["fits"])
-                pooled["fits"] = fits
-            for s in j.free:
-                note_hcp(s, low, high)
-        cards = None
-        for s in j.constrained:  # a seat that looks at lengths only may swap cards with the free seats
-            if free and _length_only(j.formulas[s]):
-                if cards is None:
-                    cards = deal_cards(owner)
-                    lengths = cards.sum(axis=3)
-                k = SEATS.index(s)
-                v = cards[:, free + [k]].sum(axis=1)
-                lo = np.zeros(n, np.int64)
-                hi = np.zeros(n, np.int64)
-                for si in range(4):  # its length in each suit, of the highest or lowest cards pooled
-                    hi += _take(v[:, si], lengths[:, k, si], top=True)
-                    lo += _take(v[:, si], lengths[:, k, si], top=False)
-                note_hcp(s, lo, hi)
+            self.seen[s].add(np.bincount(pats, minlength=len(ALL_PATTERNS)), weight)
+            self.note_hcp(s, points[:, k], points[:, k])
+        if len(self.free) >= 2:  # the free seats may share their cards out in any other way
+            self._pool_free(pooled_cells, low, high)
+        self._swap_free_cards(owner)
 
-    search = _Search(j, np.random.default_rng(j.seed + 1))
-    pairable = len(j.constrained) == 2 and len(j.free) + 2 == len(j.unseen_seats)
-    # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start;
-    # for two constrained seats with the others free, at most PAIR_AFTER, and if that is not
-    # enough (the second seat's calls fit few of the hands dealt), pairs of their hands
-    # (see _Search.paired)
-    # (when pairing, the draw stops as soon as its rate says that PAIR_AFTER deals would give
-    # fewer than PAIR_SHORT of the 500: pairing then finds them, and the draws would be waste)
-    # (nor does it start when the seats' tables already say so: see _pair_at_once)
-    if pairable and _pair_at_once(j):
-        drawn, j.tried = np.zeros((0, 52), np.int8), 0
-    else:
-        drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES,
-                         short=PAIR_SHORT if pairable else None)
-    spent[0] += j.outer_work + DRAW_BASE + DEAL_COST * j.tried  # the work before any search (draws included)
-    more = drawn[:0]
-    if pairable and len(drawn) < 500:
-        uniform, more = search.paired()
-        drawn = np.concatenate([drawn, uniform])
-    # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
-    # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
-    witness(drawn, 1.0)
-    for s, (pats, lo, hi) in filler_proofs(j, seen_p).items():  # what fillers prove, the search need not find
-        seen_p[s].note(pats)
-        note_hcp(s, np.array([lo]), np.array([hi]))
-    model: DealModel | None = None
+    def _pool_free(self, pooled_cells: np.ndarray, low: np.ndarray, high: np.ndarray) -> None:
+        """Note what the free seats' pooled cards could give each of them, shared out anew."""
+        # the patterns some deal's pooled free cards can make: those below some pool (the
+        # pools of earlier deals kept, as what is at or below one of them: a pool below
+        # those adds nothing, and only the patterns a new one adds are noted)
+        cells = unique(pooled_cells)
+        cells = cells[~self.below[cells]]
+        if len(cells):
+            self.pools[cells] = True
+            self.below = _at_or_above(self.pools.reshape(14, 14, 14, 14)).ravel()
+            fits = self.below[_PAT14]
+            for s in self.j.free:
+                self.seen[s].note(fits & ~self.pooled)
+            self.pooled = fits
+        for s in self.j.free:
+            self.note_hcp(s, low, high)
 
-    def cp() -> DealModel:
-        nonlocal model
-        if model is None:
-            model = DealModel(j)
-        return model
+    def _swap_free_cards(self, owner: np.ndarray) -> None:
+        """Note the HCP a seat that looks at lengths only could hold, swapping cards of a suit
+        with the free seats."""
+        swapping = self.shaped if self.free else []
+        if not swapping:
+            return
+        cards = deal_cards(owner)
+        lengths = cards.sum(axis=3)
+        for s in swapping:
+            k = SEATS.index(s)
+            v = cards[:, self.free + [k]].sum(axis=1)
+            lo = np.zeros(len(owner), np.int64)
+            hi = np.zeros(len(owner), np.int64)
+            for si in range(4):  # its length in each suit, of the highest or lowest cards pooled
+                hi += _take(v[:, si], lengths[:, k, si], top=True)
+                lo += _take(v[:, si], lengths[:, k, si], top=False)
+            self.note_hcp(s, lo, hi)
 
-    def worth_cp() -> bool:
+    def missing(self, s: str) -> list[int]:
+        """The patterns the search looks for a seat and has not seen."""
+        if self.lengths_exact:
+            return []
+        return self.sought[s][~self.seen[s].mask[self.sought[s]]].tolist()
+
+    def reached(self, s: str, sense: str, value: int) -> bool:
+        """Whether the seat is seen holding ``value`` HCP as its least (``min``) or most seen."""
+        return s in self.seen_lo and value == (self.seen_lo[s] if sense == "min" else self.seen_hi[s])
+
+    # ------------------------------------------------------------------ the work
+    def left(self) -> float:
+        """The budget left, in work."""
+        return (self.j.budget - self.j.table_work - self.spent - self.search.spent
+                - (self.model.spent if self.model is not None else 0.0))
+
+    def cp(self) -> DealModel:
+        """The whole deal's CP-SAT model (built when first asked for)."""
+        if self.model is None:
+            self.model = DealModel(self.j)
+        return self.model
+
+    def worth_cp(self) -> bool:
         """Whether the budget left allows a CP-SAT question, the model's build counted (a
         solve loads the model whatever its limit, so a sliver of budget buys nothing)."""
-        if left() <= 0.2:
+        if self.left() <= 0.2:
             return False
-        cp()
-        return left() > 0.1
+        self.cp()
+        return self.left() > 0.1
 
-    def left() -> float:
-        return j.budget - j.table_work - spent[0] - search.spent - (model.spent if model is not None else 0.0)
+    def attempt(self, held, tries: int = 96) -> np.ndarray | None:
+        """Deals drawn with seats held (:meth:`_Search.attempt`), their tries counted."""
+        self.spent += tries * TRY_COST
+        return self.search.attempt(held, tries=tries)
 
-    def attempt(held, tries: int = 96):
-        spent[0] += tries * TRY_COST
-        return search.attempt(held, tries=tries)
+    # ------------------------------------------------------------------ deals and swaps
+    def first_deals(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first deals (witnessed), where the witnesses start, and more from pairing."""
+        j = self.j
+        pairable = len(j.constrained) == 2 and len(j.free) + 2 == len(j.unseen_seats)
+        # deals drawn by the exact sampler (at most DRAW_TRIES dealt), where the witnesses start;
+        # for two constrained seats with the others free, at most PAIR_AFTER, and if that is not
+        # enough (the second seat's calls fit few of the hands dealt), pairs of their hands
+        # (see _Search.paired)
+        # (when pairing, the draw stops as soon as its rate says that PAIR_AFTER deals would give
+        # fewer than PAIR_SHORT of the 500: pairing then finds them, and the draws would be waste)
+        # (nor does it start when the seats' tables already say so: see _pair_at_once)
+        if pairable and _pair_at_once(j):
+            drawn = np.zeros((0, 52), np.int8)
+        else:
+            drawn = j.sample(500, np.random.default_rng(j.seed), max_tries=PAIR_AFTER if pairable else DRAW_TRIES,
+                             short=PAIR_SHORT if pairable else None)
+            self.tried = j.tried
+        self.spent += self.outer_work + DRAW_BASE + DEAL_COST * self.tried  # the work before any search (draws too)
+        more = drawn[:0]
+        if pairable and len(drawn) < 500:
+            uniform, more = self.search.paired()
+            drawn = np.concatenate([drawn, uniform])
+        # none drawn proves nothing (consistent deals may be rarer than one in DRAW_TRIES): the
+        # steps below then look for witnesses, and CP-SAT for proofs, as for any pattern unseen
+        self.witness(drawn, 1.0)
+        return drawn, more
 
-    cand = {s: np.flatnonzero(outer[s][0]) for s in j.unseen_seats}
-    by_pat = {s: (j.tables[s].ph if s in j.constrained else j.free_ph()).sum(axis=1) for s in j.unseen_seats}
-    # the outer bound's patterns that some hand of the seat has: those the search looks for
-    sought = {s: cand[s][by_pat[s][cand[s]] > 0] for s in j.unseen_seats}
+    def fillers(self) -> None:
+        """Note what fillers prove: the search need not find it."""
+        for s, (pats, lo, hi) in filler_proofs(self.j, self.seen).items():
+            self.seen[s].note(pats)
+            self.note_hcp(s, np.array([lo]), np.array([hi]))
 
-    def missing(s: str) -> list[int]:
-        if lengths_exact:
-            return []
-        return sought[s][~seen_p[s].mask[sought[s]]].tolist()
+    def wanted(self) -> tuple[dict, dict, dict] | None:
+        """What swaps should give each seat: the patterns unseen (by pattern), HCP below and
+        above those seen (-1 and 99: none); None if nothing."""
+        want_pat, lo_t, hi_t = {}, {}, {}
+        for s in self.j.unseen_seats:
+            w = np.zeros(len(ALL_PATTERNS), bool)
+            w[self.missing(s)] = True
+            want_pat[s] = w
+            lo_t[s] = self.seen_lo[s] if self.seen_lo.get(s, -1) > self.hcp_ends[s][0] else -1
+            hi_t[s] = self.seen_hi[s] if self.seen_hi.get(s, 99) < self.hcp_ends[s][1] else 99
+        if not any(w.any() for w in want_pat.values()) and all(
+                lo_t[s] < 0 and hi_t[s] > 37 for s in self.j.unseen_seats):
+            return None
+        return want_pat, lo_t, hi_t
 
-    hcp_ends = {s: (int(outer[s][1][cand[s]].min()), int(outer[s][2][cand[s]].max())) for s in j.unseen_seats}
-    rng = np.random.default_rng(j.seed + 2)
-
-    def grow(deals: np.ndarray) -> None:
+    def grow(self, deals: np.ndarray | None) -> None:
         """Consistent deals as witnesses, and more one card swap at a time from them, while the
         swaps give some seat a pattern not yet seen or HCP beyond those seen (toward the outer
         bound)."""
-        witness(deals, 0.0)
+        if deals is None:
+            return
+        self.witness(deals, 0.0)
         frontier = deals
         fresh = True
-        while len(frontier) and left() > 0:
-            want_pat, lo_t, hi_t = {}, {}, {}
-            for s in j.unseen_seats:
-                w = np.zeros(len(ALL_PATTERNS), bool)
-                w[missing(s)] = True
-                want_pat[s] = w
-                lo_t[s] = seen_lo[s] if seen_lo.get(s, -1) > hcp_ends[s][0] else -1
-                hi_t[s] = seen_hi[s] if seen_hi.get(s, 99) < hcp_ends[s][1] else 99
-            if not any(w.any() for w in want_pat.values()) and all(
-                    lo_t[s] < 0 and hi_t[s] > 37 for s in j.unseen_seats):
+        while len(frontier) and self.left() > 0:
+            wanted = self.wanted()
+            if wanted is None:
                 return
             if len(frontier) > FRONTIER:
-                frontier = frontier[rng.choice(len(frontier), FRONTIER, replace=False)]
+                frontier = frontier[self.rng.choice(len(frontier), FRONTIER, replace=False)]
             if fresh:  # the frontier's deals with a seat's and the free seats' cards shared anew
                 fresh = False
-                hcp_wanted = any(lo_t[s] >= 0 or hi_t[s] <= 37 for s in j.unseen_seats)
-                shared, work = reshare(j, frontier, want_pat, hcp_wanted)
-                spent[0] += work
+                shared = self.reshared(frontier, *wanted)
                 if len(shared):
-                    witness(shared, 0.0)
                     frontier = np.concatenate([frontier, shared])
                     continue
             fresh = True
-            frontier, work = swap_moves(j, frontier, want_pat, lo_t, hi_t)
-            spent[0] += work
-            if len(frontier):
-                witness(frontier, 0.0)
-                frontier = frontier[_informative(j, frontier, want_pat, lo_t, hi_t)]
+            frontier = self.swapped(frontier, *wanted)
 
-    # the drawn deals at each seat's HCP extremes, and others at random, are where swaps start
-    witness(more, 0.0)
-    drawn = np.concatenate([drawn, more])
-    if len(drawn):
-        start = [rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
-        for s in j.unseen_seats:
-            h = (drawn == SEATS.index(s)).astype(np.int64) @ CARD_HCP
-            start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
-        grow(drawn[unique(np.concatenate(start))])
+    def reshared(self, frontier: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict) -> np.ndarray:
+        """Deals of the frontier with two seats' cards shared anew (:func:`reshare`), witnessed."""
+        hcp_wanted = any(lo_t[s] >= 0 or hi_t[s] <= 37 for s in self.j.unseen_seats)
+        shared, work = reshare(self.j, frontier, want_pat, hcp_wanted)
+        self.spent += work
+        self.witness(shared, 0.0)
+        return shared
 
-    # the few patterns the draws and swaps left (most often a long suit of nearly all its cards):
-    # deals made straight from the cards, before the rounds below draw for them from the tables
-    shaping = np.random.default_rng(j.seed + 3)
-    for s in lead:
-        miss = missing(s)
-        if 0 < len(miss) <= SHAPED_MAX and left() > 0:
-            spent[0] += SHAPED_TRIES * len(miss) * TRY_COST
-            found = search.shaped(s, miss, SHAPED_TRIES, shaping)
-            if found is not None:
-                witness(found, 0.0)
+    def swapped(self, frontier: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict) -> np.ndarray:
+        """Deals one swap from the frontier's (:func:`swap_moves`), witnessed; those to go on from."""
+        moved, work = swap_moves(self.j, frontier, want_pat, lo_t, hi_t)
+        self.spent += work
+        if not len(moved):
+            return moved
+        self.witness(moved, 0.0)
+        return moved[_informative(self.j, moved, want_pat, lo_t, hi_t)]
 
-    # rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat
-    idle = {s: 0 for s in j.unseen_seats}
-    while left() > 0:
-        busy = [s for s in lead if idle[s] < 2 and missing(s)]
-        if not busy:
-            break
-        for s in busy:
-            miss = missing(s)
-            weight = np.zeros(len(ALL_PATTERNS))
-            weight[miss] = 1.0 / by_pat[s][miss]
-            before = len(seen_p[s])
-            found = attempt({s: (weight, None)}, tries=min(2048, max(256, 2 * len(miss))))
-            if found is not None:
-                grow(found)
-            idle[s] = idle[s] + 1 if len(seen_p[s]) == before else 0
-            if left() <= 0:
+    def swap_from(self, drawn: np.ndarray, more: np.ndarray) -> None:
+        """Swaps from the drawn deals at each seat's HCP extremes, and others at random."""
+        self.witness(more, 0.0)
+        drawn = np.concatenate([drawn, more])
+        if len(drawn):
+            start = [self.rng.choice(len(drawn), min(FRONTIER - 64, len(drawn)), replace=False)]
+            for s in self.j.unseen_seats:
+                h = (drawn == SEATS.index(s)).astype(np.int64) @ CARD_HCP
+                start += [np.flatnonzero(h == h.min())[:8], np.flatnonzero(h == h.max())[:8]]
+            self.grow(drawn[unique(np.concatenate(start))])
+
+    def shape_missing(self) -> None:
+        """Deals made straight from the cards for the few patterns the draws and swaps left."""
+        # (most often a long suit of nearly all its cards), before the rounds of draw_missing
+        shaping = np.random.default_rng(self.j.seed + 3)
+        for s in self.lead:
+            miss = self.missing(s)
+            if 0 < len(miss) <= SHAPED_MAX and self.left() > 0:
+                self.spent += SHAPED_TRIES * len(miss) * TRY_COST
+                found = self.search.shaped(s, miss, SHAPED_TRIES, shaping)
+                if found is not None:
+                    self.witness(found, 0.0)
+
+    def draw_missing(self) -> None:
+        """Rounds of hands drawn evenly among each seat's patterns not yet seen, seat after seat."""
+        idle = {s: 0 for s in self.j.unseen_seats}
+        while self.left() > 0:
+            busy = [s for s in self.lead if idle[s] < 2 and self.missing(s)]
+            if not busy:
                 break
-
-    # the HCP bounds: the outer bound, then a deal with the seat held to it
-    hcp_bounds: dict[str, list] = {}
-    points = int(CARD_HCP[j.unseen].sum())  # the unseen seats' HCP between them
-    for s in lead:
-        ok, lo, hi = outer[s]
-        kk = np.array(cand[s])
-        pair = []
-        for sense, value in (("min", int(lo[kk].min())), ("max", int(hi[kk].max()))):
-            done = (lengths_exact and s in general) or (
-                s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s]))
-            tries = [({s: (None, value)}, 96)]
-            if general and s not in general:
-                # the others at their extremes leave this seat the most (least) room: for the most,
-                # tried first (the others' least HCP are often reached together)
-                ext = {g: (None, int((outer[g][1] if sense == "max" else outer[g][2])[cand[g]].min()
-                                     if sense == "max" else outer[g][2][cand[g]].max())) for g in general}
-                # with every other seat held, this seat gets exactly the points they leave: unless
-                # that is the value sought, the attempt cannot succeed (the exact tail below can)
-                whole = len(ext) == len(j.unseen_seats) - 1
-                if not whole or points - sum(v for _, v in ext.values()) == value:
-                    tries.insert(0 if sense == "max" else 1, (ext, {1: 96, 2: 512}.get(len(ext), 1024)))  # several
-            if not done and s in j.free and left() > 0:  # the seat holds the best (worst) cards
-                spent[0] += EXTREME_TRIES * TRY_COST
-                found = search.extreme(s, sense, value, EXTREME_TRIES)
-                if found is not None:
-                    grow(found)
-                done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
-            for held, n in tries:
-                if done or left() <= 0:
+            for s in busy:
+                idle[s] = 0 if self.draw_for(s) else idle[s] + 1
+                if self.left() <= 0:
                     break
-                found = attempt(held, tries=n)
-                if found is not None:
-                    grow(found)
-                done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
-            if not done and left() > 0 and len(j.unseen_seats) >= 3:
-                spent[0] += TAIL_COST
-                found = search.exact_tail({s: (None, value)}, outer, sense)
-                if found is not None:
-                    grow(found)
-                done = s in seen_lo and value == (seen_lo[s] if sense == "min" else seen_hi[s])
-            pair.append([sense, value, done])
-        hcp_bounds[s] = pair
 
-    # what is still open: the whole-deal CP-SAT model, within the time left
-    views = {}
-    for s in lead:
+    def draw_for(self, s: str) -> bool:
+        """Deals with the seat's hand drawn evenly among its patterns unseen; whether one is seen."""
+        miss = self.missing(s)
+        weight = np.zeros(len(ALL_PATTERNS))
+        weight[miss] = 1.0 / self.by_pat[s][miss]
+        before = len(self.seen[s])
+        self.grow(self.attempt({s: (weight, None)}, tries=min(2048, max(256, 2 * len(miss)))))
+        return len(self.seen[s]) != before
+
+    # ------------------------------------------------------------------ the HCP bounds
+    def hcp_bounds(self, s: str) -> list[list]:
+        """The seat's least and most HCP by the outer bound, each [sense, value, reached]."""
+        _, lo, hi = self.outer[s]
+        c = self.cand[s]
+        return [self.hcp_bound(s, sense, value) for sense, value in (("min", int(lo[c].min())),
+                                                                      ("max", int(hi[c].max())))]
+
+    def hcp_bound(self, s: str, sense: str, value: int) -> list:
+        """A deal sought with the seat at an HCP bound: [sense, value, whether one is seen]."""
+        done = (self.lengths_exact and s in self.general) or self.reached(s, sense, value)
+        tries = self.hcp_tries(s, sense, value)
+        if not done and s in self.j.free and self.left() > 0:  # the seat holds the best (worst) cards
+            self.spent += EXTREME_TRIES * TRY_COST
+            self.grow(self.search.extreme(s, sense, value, EXTREME_TRIES))
+            done = self.reached(s, sense, value)
+        for held, n in tries:
+            if done or self.left() <= 0:
+                break
+            self.grow(self.attempt(held, tries=n))
+            done = self.reached(s, sense, value)
+        if not done and self.left() > 0 and len(self.j.unseen_seats) >= 3:
+            self.spent += TAIL_COST
+            self.grow(self.search.exact_tail({s: (None, value)}, self.outer, sense))
+            done = self.reached(s, sense, value)
+        return [sense, value, done]
+
+    def hcp_tries(self, s: str, sense: str, value: int) -> list[tuple[dict, int]]:
+        """The seats held to find the seat at an HCP bound, and the deals tried for each."""
+        tries = [({s: (None, value)}, 96)]
+        if self.general and s not in self.general:
+            # the others at their extremes leave this seat the most (least) room: for the most,
+            # tried first (the others' least HCP are often reached together)
+            ext = {g: (None, int(self.outer[g][1][self.cand[g]].min()) if sense == "max"
+                       else int(self.outer[g][2][self.cand[g]].max())) for g in self.general}
+            # with every other seat held, this seat gets exactly the points they leave: unless
+            # that is the value sought, the attempt cannot succeed (the exact tail can)
+            whole = len(ext) == len(self.j.unseen_seats) - 1
+            points = int(CARD_HCP[self.j.unseen].sum())  # the unseen seats' HCP between them
+            if not whole or points - sum(v for _, v in ext.values()) == value:
+                tries.insert(0 if sense == "max" else 1, (ext, {1: 96, 2: 512}.get(len(ext), 1024)))  # several
+        return tries
+
+    # ------------------------------------------------------------------ what is left: CP-SAT
+    def view(self, s: str, hcp_bounds: list) -> SeatView:
+        """The seat's view, what is still open decided by the CP-SAT model where the budget allows."""
+        keep, unproven = self.patterns(s)
+        if not keep:
+            return SeatView(s, None, {})
+        bounds = []
+        for sense, value, done in hcp_bounds:
+            value, open_ = self.hcp_end(s, sense, value, done)
+            bounds.append(value)
+            if open_:
+                unproven.append(open_)
+        pats = dict(zip([ALL_PATTERNS[i] for i in keep], self.seen[s].weight[keep].tolist(), strict=True))
+        return SeatView(s, (bounds[0], bounds[1]), pats, proven=not unproven, unproven=unproven)
+
+    def patterns(self, s: str) -> tuple[list[int], list[str]]:
+        """The seat's patterns kept (seen, or not refuted), and those not proven."""
         unproven: list[str] = []
         keep: list[int] = []
-        for i in cand[s].tolist():
-            if lengths_exact or seen_p[s].mask[i]:
+        for i in self.cand[s].tolist():
+            if self.lengths_exact or self.seen[s].mask[i]:
                 keep.append(i)
                 continue
-            decided = cp().pattern_possible(s, ALL_PATTERNS[i], min(1.0, left())) if worth_cp() else None
+            decided = self.cp().pattern_possible(s, ALL_PATTERNS[i], min(1.0, self.left())) if self.worth_cp() else None
             if decided is False:
                 continue
             if decided:
-                grow(model.deal)
+                self.grow(self.model.deal)
             keep.append(i)
             if decided is None:
                 unproven.append("pattern " + "-".join(map(str, ALL_PATTERNS[i])))
-        if not keep:
-            views[s] = SeatView(s, None, {})
-            continue
-        bounds = []
-        for sense, value, done in hcp_bounds[s]:
-            seen = seen_lo.get(s) if sense == "min" else seen_hi.get(s)
-            done = done or value == seen  # seen since
-            if not done:
-                exact = cp().hcp_extreme(s, sense, min(2.0, left()), value, seen) if worth_cp() else None
-                if exact is not None:
-                    value = exact
-                    if model.deal is not None:
-                        grow(model.deal)
-                else:
-                    unproven.append(f"{'least' if sense == 'min' else 'most'} HCP {value}")
-            bounds.append(value)
-        pats = dict(zip([ALL_PATTERNS[i] for i in keep], seen_p[s].weight[keep].tolist(), strict=True))
-        views[s] = SeatView(s, (bounds[0], bounds[1]), pats, proven=not unproven, unproven=unproven)
-    j.work = j.budget - left()  # the work counted for the answer (at most the budget, but for the last step)
-    for s in j.unseen_seats:  # a twin's view is its leader's
-        v = views[twins[s][0]]
-        if s not in views:
-            views[s] = SeatView(s, v.hcp, dict(v.patterns), proven=v.proven, unproven=list(v.unproven))
-    return views
+        return keep, unproven
+
+    def hcp_end(self, s: str, sense: str, value: int, done: bool) -> tuple[int, str | None]:
+        """The seat's least or most HCP, and what is not proven of it (None: nothing)."""
+        seen = self.seen_lo.get(s) if sense == "min" else self.seen_hi.get(s)
+        if done or value == seen:  # seen since
+            return value, None
+        exact = self.cp().hcp_extreme(s, sense, min(2.0, self.left()), value, seen) if self.worth_cp() else None
+        if exact is None:
+            return value, f"{'least' if sense == 'min' else 'most'} HCP {value}"
+        self.grow(self.model.deal)
+        return exact, None
 
 
-__all__ = ["outer_bounds", "joint_views", "DealModel"]
+__all__ = ["outer_bounds", "joint_views", "JointViews", "DealModel"]

@@ -374,9 +374,9 @@ class Joint:
             self.tables[s] = t
         # the tables' work, each table once (seats with the same calls share one)
         self.table_work = sum({id(t): t.work for t in self.tables.values()}.values())
-        self.work: float | None = None  # what the deal-level search counted in all (set by bounds.joint_views)
-        self.outer_work = 0.0  # the outer bound's work (set by bounds.outer_bounds)
-        self.tried = 0  # deals dealt by the last draw (set by sample)
+        self.work: float | None = None  # what the deal-level search counted in all (given by bounds.joint_views)
+        self.outer_work = 0.0  # the outer bound's work (given by bounds.joint_views)
+        self.tried = 0  # deals dealt by the last draw (by sample, or the deal-level search's first)
         self._free_table = None
         self._free_source = free_table
         self.grids = grids
@@ -558,12 +558,7 @@ class Joint:
         else:
             # X's hands with fewer honours than the cap (a small programme, by honour count),
             # and the others by HCP alone: all of X's hands less those
-            low = getattr(t, "_low", None)
-            if low is None or low[0] != cap:
-                pats = [ALL_PATTERNS[i] for i in np.flatnonzero(t.ph.sum(axis=1))]
-                low = (cap, build_seat(self.formulas[x], self.avail, pats, max_honours=cap - 1, honour_cap=cap))
-                t._low = low
-            lt = low[1]
+            lt = t.few_honours(cap, self.formulas[x], self.avail)
             entries = [(int(k), int(h)) for k, h in np.argwhere(lt.aux > 0)]
             entries += [(cap, int(h)) for h in np.flatnonzero(by_hcp - lt.ph.sum(axis=0) > 0.5)]
         lo, hi = 99, -1
@@ -613,7 +608,9 @@ class Joint:
         else:
             from canary_infer.deal.bounds import joint_views
 
-            views.update(joint_views(self))
+            found = joint_views(self)
+            self.work, self.tried, self.outer_work = found.work, found.tried, found.outer_work
+            views.update(found.views)
         self._views = views
         return views
 

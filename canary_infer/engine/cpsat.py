@@ -91,31 +91,43 @@ def _solver(thorough: bool = False) -> cp_model.CpSolver:
 
 
 class HandModel:
-    """A CP-SAT model of one 13-card hand drawn from the available cards."""
+    """A CP-SAT model of one 13-card hand drawn from the available cards (less ``exclude``).
 
-    def __init__(self, avail: Available | None = None, exclude: Hand | None = None):
-        avail = avail or Available()
-        m = self.model = cp_model.CpModel()
-        self.x = {(s, r): m.NewBoolVar(f"{s}{r}") for s in SUITS for r in RANKS}
-        m.Add(sum(self.x.values()) == 13)
-        for si, s in enumerate(SUITS):
-            for r in TOP:
-                if not avail.honours[si] & BIT[r]:
-                    m.Add(self.x[s, r] == 0)
-            small = [self.x[s, r] for r in RANKS if r not in TOP]
-            m.Add(sum(small) <= avail.small[si])
-            if avail.small[si] < SMALL_CARDS:  # fix which small cards are gone, for tidy witnesses
-                for r in [r for r in RANKS if r not in TOP][avail.small[si]:]:
-                    m.Add(self.x[s, r] == 0)
-        if exclude is not None:
-            for s, r in exclude.cards:
-                m.Add(self.x[s, r] == 0)
+    With ``cards``, a model made elsewhere and the hand's card booleans in it, (suit, rank) ->
+    boolean (or a constant 0 for a card the hand cannot hold): the hand is one seat of that
+    model's deal, whose own constraints say which cards it holds (``avail`` and ``exclude``
+    are then not read)."""
+
+    def __init__(self, avail: Available | None = None, exclude: Hand | None = None, *,
+                 cards: tuple[cp_model.CpModel, dict] | None = None):
+        self.model, self.x = cards if cards is not None else self._own_cards(avail, exclude)
         self._feat: dict[tuple[str, str], cp_model.IntVar] = {}
         self._cls: dict[str, list] = {}
         self._len_is: dict[tuple[str, int], cp_model.IntVar] = {}
         self._lit: dict[Node, cp_model.IntVar] = {}
         self.length = {s: self.feature(Feat("len", s)) for s in SUITS}
         self.hcp = self.feature(Feat("hcp"))
+
+    @staticmethod
+    def _own_cards(avail: Available | None, exclude: Hand | None) -> tuple[cp_model.CpModel, dict]:
+        """A model of its own: a boolean per card, 13 of them true, of the available cards only."""
+        avail = avail or Available()
+        m = cp_model.CpModel()
+        x = {(s, r): m.NewBoolVar(f"{s}{r}") for s in SUITS for r in RANKS}
+        m.Add(sum(x.values()) == 13)
+        for si, s in enumerate(SUITS):
+            for r in TOP:
+                if not avail.honours[si] & BIT[r]:
+                    m.Add(x[s, r] == 0)
+            small = [x[s, r] for r in RANKS if r not in TOP]
+            m.Add(sum(small) <= avail.small[si])
+            if avail.small[si] < SMALL_CARDS:  # fix which small cards are gone, for tidy witnesses
+                for r in [r for r in RANKS if r not in TOP][avail.small[si]:]:
+                    m.Add(x[s, r] == 0)
+        if exclude is not None:
+            for s, r in exclude.cards:
+                m.Add(x[s, r] == 0)
+        return m, x
 
     # ------------------------------------------------------------------ features
     def suit_feature(self, name: str, suit: str):

@@ -633,10 +633,14 @@ class SeatTable:
     ``ph[p, h]`` is the number of hands satisfying the formula with pattern ALL_PATTERNS[p]
     and h HCP (float64: one seat's counts stay below 2**53, so they are exact).  ``aux`` is
     the number of hands by the values of the aux columns asked for (and the HCP, last).
-    :meth:`sample` draws hands uniformly from those satisfying the formula."""
+    :meth:`sample` draws hands uniformly from those satisfying the formula.
+
+    A table is finished (its last suit evaluated) as it is made: ``work`` is what the first
+    three suits' steps cost (the last suit's is added), ``moves`` the moves from level to level
+    the programme kept as it made them (see :meth:`_transitions`)."""
 
     def __init__(self, formula, avail, layout, rewritten, steps, keys, counts, shaper, viable,
-                 viable_code, evaluate, aux_cols):
+                 viable_code, evaluate, aux_cols, work: float = 0.0, moves: dict | None = None):
         self.formula, self.avail, self.layout, self.rewritten = formula, avail, layout, rewritten
         self.steps: list[SuitStep] = steps
         self.keys: list[np.ndarray] = keys  # per level 0..3: sorted distinct states
@@ -648,6 +652,10 @@ class SeatTable:
         self.aux_names = tuple(c.key[1] for c in (layout.plan.columns[j] for j in aux_cols))
         self.lite = shaper.lite[1] if shaper.lite is not None else None
         self._backward: dict = {}
+        self.work = work  # the build's work, in seconds of this machine (the last suit's added by _finish)
+        self._moves: dict = {} if moves is None else moves  # level -> its moves (see _transitions)
+        self._low: tuple | None = None  # (cap, the table of the hands with fewer honours): see few_honours
+        self._finish()
 
     @property
     def hands(self) -> float:
@@ -755,7 +763,8 @@ class SeatTable:
             w *= lay.column(new, self.shaper.most[0]) <= self.shaper.most[1]
         return r, CODE_TO_PAT[code[rep]], c_idx, new, w
 
-    def finish(self) -> None:
+    def _finish(self) -> None:
+        """Evaluate the last suit: the counts by pattern and HCP (and aux), and its work."""
         lay = self.layout
         hcp_j = lay.plan.index[("hcp", None)]
         ph = np.zeros(len(ALL_PATTERNS) * NHCP)
@@ -795,14 +804,14 @@ class SeatTable:
                     code = code * (int(lay.caps[j]) + 1) + np.minimum(lay.column(new, j).ravel(), int(lay.caps[j]))
                 aux += np.bincount(code * NHCP + h, weights=pc, minlength=len(aux))
         self.ph = ph.reshape(len(ALL_PATTERNS), NHCP)
-        self.work = getattr(self, "work", 0.0) + TABLE_BASE + LAST_COST * last
+        self.work = self.work + TABLE_BASE + LAST_COST * last
         self.last_pairs = last  # the last suit's pairs evaluated: what _last_moves() costs again
         self.completions = completions
         self.aux = aux.reshape(shape) if aux is not None else None
 
     def _last_suit_kernel(self, rows3: np.ndarray | None, ph: np.ndarray, completions: np.ndarray,
                           aux: np.ndarray | None):
-        """finish()'s loop over the last suit by the compiled kernel, for the third-suit states
+        """_finish()'s loop over the last suit by the compiled kernel, for the third-suit states
         (of ``rows3``, or all) whose pattern group's formula is settled or has a truth table:
         adds to ``ph``, ``completions`` and ``aux`` (if counted); returns the pairs formed and
         the states left to :meth:`_blocks` (whose formula is walked node by node)."""
@@ -842,11 +851,21 @@ class SeatTable:
         t.viable_code = np.zeros(1 << 16, bool)
         t.viable_code[PAT_CODE[t.viable]] = True
         t._backward = {}
-        for name in ("_class_index", "_low", "_last", "_holds_data"):  # what reads the patterns allowed
+        t._low = None
+        for name in ("_class_index", "_last", "_holds_data"):  # what reads the patterns allowed
             if name in t.__dict__:
                 del t.__dict__[name]
-        t.finish()
+        t._finish()
         return t
+
+    def few_honours(self, cap: int, formula: Node, avail: Available) -> SeatTable | None:
+        """The table of ``formula`` over ``avail`` (this table's: a restricted table keeps its
+        parent's formula) and this table's patterns, of the hands with fewer than ``cap``
+        honours (A K Q J), counted by their number of honours: built once for the last cap."""
+        if self._low is None or self._low[0] != cap:
+            pats = [ALL_PATTERNS[i] for i in np.flatnonzero(self.ph.sum(axis=1))]
+            self._low = (cap, build_seat(formula, avail, pats, max_honours=cap - 1, honour_cap=cap))
+        return self._low[1]
 
     # ------------------------------------------------------------------ concrete hands
     def holds(self, cls: np.ndarray) -> np.ndarray:
@@ -920,7 +939,7 @@ class SeatTable:
         if ck in self._backward:
             return self._backward[ck]
         if hcp_ok is None:
-            # a condition on the pattern alone scales the completions that finish() counted
+            # a condition on the pattern alone scales the completions that _finish() counted
             b3 = self.completions.copy()
             if pat_ok is not None:
                 b3 *= np.where(pat_ok > 0, pat_ok, 0)[self.pattern3]
@@ -979,7 +998,7 @@ class SeatTable:
         return f.astype(np.float64) if f.dtype.kind == "b" else np.where(f > 0, f, 0.0)
 
     def _last_moves(self):
-        """The last suit's moves, computed once (the evaluation finish() made, kept the second
+        """The last suit's moves, computed once (the evaluation _finish() made, kept the second
         time it is needed in full: by the first HCP condition): (third-suit state, contribution,
         ways, HCP of the hand) for each holding of the last suit that completes a hand of the
         formula, sorted by state, and each state's first move (one more entry than states)."""
@@ -1017,7 +1036,7 @@ class SeatTable:
         condition's backward pass needs them): (state, contribution, next state) for each
         holding that fits and leads to a kept state, sorted by state, and each state's first
         move (an offset into them, one more entry than states)."""
-        memo = self.__dict__.setdefault("_moves", {})  # shared with restrict()'s copies: the states are the same
+        memo = self._moves  # shared with restrict()'s copies: the states are the same
         if k not in memo:
             keys, step = self.keys[k], self.steps[k]
             used = _used(keys, self.layout.low)
@@ -1402,12 +1421,9 @@ def build_seat(formula: Node, avail: Available = Available(), patterns=None, aux
         levels_c.append(counts)
     viable_code = np.zeros(1 << 16, bool)
     viable_code[PAT_CODE[viable]] = True
-    t = SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
-                  evaluate, tuple(plan.index[("aux", name)] for name in aux))
-    t.work = PAIR_COST * pairs + ENTRY_COST * (evaluate.entries if evaluate is not None else 0)
-    t._moves = moves
-    t.finish()
-    return t
+    work = PAIR_COST * pairs + ENTRY_COST * (evaluate.entries if evaluate is not None else 0)
+    return SeatTable(formula, avail, lay, rewritten, steps, levels_k, levels_c, shaper, viable, viable_code,
+                     evaluate, tuple(plan.index[("aux", name)] for name in aux), work, moves)
 
 
 def _expand(keys: np.ndarray, counts: np.ndarray, lay: Layout, shaper: _Shaper, k: int, step: SuitStep):
