@@ -3,21 +3,66 @@ does not add, in the file's own character set and line ends; unreadable boards a
 through; the output is written only after all the work, whole or not at all; an output that
 cannot be written and an input with no boards are errors found before any work."""
 
+import errno
+import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from canary_infer.bridge.auction import Auction
+from canary_infer.bridge.lin import read_lin
 from canary_infer.bridge.pbn import annotate_auction, auction_section, read_pbn, replace_auction, splice
 from canary_infer.bridge.textfile import decode, encode
+from canary_infer.ui.cli import main
+from canary_infer.ui.output import OutputError, check_writable, write_atomic
 
 DATA = Path(__file__).resolve().parent / "data"
 FEATURES = DATA / "features.pbn"
+DEALER = DATA / "dealer-Refer.pbn"
+LIN = DATA / "bbo.lin"
+ROOT = Path(__file__).resolve().parent.parent
 
 DEAL = "N:AKQ83.J2.K4.QT92 JT9.AKQ3.AQJ2.K3 7654.T987.T98.A8 2.654.7653.J7654"
 GOOD = '[Board "{n}"]\n[Dealer "N"]\n[Deal "' + DEAL + '"]\n[Auction "N"]\n1S Pass 2S Pass\nPass Pass -\n*\n'
+# boards real files hold that cannot be read (issue 37)
+BAD = {
+    "illegal": '[Board "b1"]\n[Dealer "N"]\n[Auction "N"]\n1S 1H\n',
+    "truncated": '[Board "b2"]\n[Dealer "N"]\n[Deal "N:AKQ83.J2.K4.QT92 JT9.AKQ3.AQJ2.K3 7654.T98',
+    "duplicate": '[Board "b3"]\n[Deal "N:AKQ83.J2.K4.QT92 AKQ83.J2.K4.QT92 7654.T987.T98.A8 2.654.7653.J7654"]\n',
+    "12 cards": '[Board "b4"]\n[Deal "N:AKQ83.J2.K4.QT9 JT9.AKQ3.AQJ2.K3 7654.T987.T98.A8 2.654.7653.J7654"]\n',
+    "seat X": '[Board "b5"]\n[Deal "X:AKQ83.J2.K4.QT92 JT9.AKQ3.AQJ2.K3 7654.T987.T98.A8 2.654.7653.J7654"]\n',
+    "two auctions": '[Board "b6"]\n[Dealer "N"]\n[Auction "N"]\n1S\n[Auction "N"]\n1S\n',
+}
 
 
+@pytest.fixture
+def run(inferencer, monkeypatch, capsys):
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
+
+    def _run(*argv):
+        status = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return status, out, err
+    return _run
+
+
+def _mixed() -> bytes:
+    """Good boards around each kind of unreadable board, and a board of binary bytes."""
+    data = GOOD.format(n=1).encode() + b"\n"
+    for text in BAD.values():
+        data += text.encode() + b"\n\n" + GOOD.format(n="g").encode() + b"\n"
+    return data + b'[Board "bin"]\n\x00\xff\xfe\x01 binary \x9c\n\n' + GOOD.format(n="last").encode()
+
+
+def _games(data: bytes) -> list[bytes]:
+    return [g for g in re.split(rb"\n\s*\n", data) if g.strip()]
+
+
+# ------------------------------------------------------------------ 1: never a traceback
 def test_a_filler_after_a_completed_auction_is_read():
     (b,) = read_pbn(GOOD.format(n=1))
     assert str(b.auction) == "1S P 2S P P P" and b.auction.is_complete and not b.auction_incomplete
@@ -29,6 +74,120 @@ def test_a_filler_after_a_completed_auction_is_read():
         read_pbn('[Board "1"]\n[Auction "N"]\nPass Pass Pass Pass 1S')
 
 
+@pytest.mark.parametrize("command", ["infer", "bid"])
+def test_unreadable_boards_are_copied_through_unchanged_and_reported(run, tmp_path, command):
+    src = tmp_path / "mixed.pbn"
+    src.write_bytes(_mixed())
+    out_file = tmp_path / "out.pbn"
+    status, out, err = run(command, "--pbn", src, "-o", out_file)
+    assert status == 0 and "Traceback" not in err
+    report = out + err
+    for number in ("b1", "b3", "b4", "b5", "b6"):
+        assert re.search(rf"line \d+, board {number}:", report), number  # where, and why
+    assert "unreadable text" in report and report.count("cannot read") == 6  # and the truncated board
+    before, after = _games(src.read_bytes()), _games(out_file.read_bytes())
+    assert len(before) == len(after) == 15
+    for old, new in zip(before, after, strict=True):
+        if not old.startswith(b'[Board "g"]') and not old.startswith(b'[Board "1"]') and b'"last"' not in old:
+            assert new == old  # each unreadable board (and the binary one) byte for byte
+    boards = read_pbn(out_file.read_bytes().decode("latin-1"), strict=False)
+    good = [b for b in boards if b.number in ("1", "g", "last")]
+    assert len(good) == 8 and all(b.error is None and b.auction is not None for b in good)
+
+
+def test_the_filler_board_through_the_command_line_without_traceback(tmp_path):
+    src = tmp_path / "filler.pbn"
+    src.write_text(GOOD.format(n=1))
+    out_file = tmp_path / "out.pbn"
+    for command in ("infer", "bid"):
+        p = subprocess.run([sys.executable, "-m", "canary_infer", command, "--pbn", str(src), "-o", str(out_file)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+        (b,) = read_pbn(out_file.read_text())
+        assert b.error is None and b.auction is not None
+
+
+@pytest.mark.parametrize("command", ["infer", "bid"])
+def test_no_boards_is_an_error_and_the_input_is_untouched(run, tmp_path, command):
+    lin_file = tmp_path / "c.lin"
+    lin_file.write_bytes(LIN.read_bytes())
+    pbn_file = tmp_path / "f.pbn"
+    pbn_file.write_bytes(FEATURES.read_bytes())
+    empty = tmp_path / "empty.pbn"
+    empty.write_bytes(b"% PBN 2.1\n\nnothing here\n")
+    utf16 = tmp_path / "u16.pbn"
+    utf16.write_bytes(FEATURES.read_text(encoding="latin-1").encode("utf-16"))
+    cases = [("--pbn", lin_file, "no boards"), ("--lin", pbn_file, "no boards"), ("--pbn", empty, "no boards"),
+             ("--pbn", utf16, "UTF-16")]
+    for option, path, message in cases:
+        before = path.read_bytes()
+        status, out, err = run(command, option, path, "-o", path)
+        assert status == 2 and message in err and "Traceback" not in err, (option, path, err)
+        assert path.read_bytes() == before
+        status, out, _ = run(command, option, path, "-o", path, "--json")
+        assert status == 2 and message in json.loads(out)["error"]["message"]
+        assert path.read_bytes() == before
+    status, _, err = run(command, "--pbn", empty)
+    assert status == 2 and "no boards" in err
+
+
+# ------------------------------------------------------------------ 2: -o never destroys the input
+@pytest.mark.parametrize("command", ["infer", "bid"])
+def test_an_unwritable_output_is_refused_before_any_work(run, tmp_path, monkeypatch, command):
+    def no_work(*a, **k):
+        raise AssertionError("the system was read before -o was checked")
+    monkeypatch.setattr("canary_infer.ui.cli._load_system", no_work)
+    targets = [(tmp_path, "is a folder"), (tmp_path / "missing" / "out.pbn", "does not exist"),
+               ("/dev/full", "not a regular file")]
+    for target, message in targets:
+        status, out, err = run(command, "--pbn", FEATURES, "-o", target)
+        assert status == 2 and message in err and "Traceback" not in err
+        status, out, err = run(command, "--pbn", FEATURES, "-o", target, "--json")
+        error = json.loads(out)["error"]
+        assert status == 2 and error["kind"] == "output" and message in error["message"]
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_a_failed_write_leaves_the_input_whole(run, tmp_path, monkeypatch):
+    """A full disk while writing over the input: an error, the input as it was, no temporary file."""
+    src = tmp_path / "b.pbn"
+    src.write_bytes(FEATURES.read_bytes())
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(os, "fsync", full)
+    status, _, err = run("infer", "--pbn", src, "-o", src)
+    assert status == 2 and "No space left" in err and "Traceback" not in err
+    assert src.read_bytes() == FEATURES.read_bytes() and os.listdir(tmp_path) == ["b.pbn"]
+
+
+def test_the_input_as_its_own_output(run, tmp_path):
+    src = tmp_path / "b.pbn"
+    src.write_bytes(FEATURES.read_bytes())
+    status, _, _ = run("bid", "--pbn", src, "-o", src)
+    assert status == 0
+    boards = read_pbn(src.read_text(encoding="latin-1"))
+    assert [b.number for b in boards] == ["1", "2", "3", "4"] and os.listdir(tmp_path) == ["b.pbn"]
+
+
+def test_write_atomic_and_check_writable(tmp_path):
+    target = tmp_path / "out.pbn"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    link = tmp_path / "link.pbn"
+    link.symlink_to(target)
+    write_atomic(str(link), b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new" and (target.stat().st_mode & 0o777) == 0o640
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for bad in (str(tmp_path), str(fifo), str(tmp_path / "no" / "x"), "/dev/full", ""):
+        with pytest.raises(OutputError):
+            check_writable(bad)
+    assert check_writable("-") == "-"
+    assert sorted(os.listdir(tmp_path)) == ["fifo", "link.pbn", "out.pbn"]
+
+
+# ------------------------------------------------------------------ 3: the file's bytes, its encoding
 HANDWRITTEN = (
     "% PBN 2.1\r\n"
     "% EXPORT\r\n"
@@ -61,6 +220,45 @@ HANDWRITTEN = (
 ).encode("iso-8859-1")
 
 
+def test_a_round_trip_with_nothing_to_add_is_byte_for_byte(run, tmp_path):
+    hand = tmp_path / "hand.pbn"
+    hand.write_bytes(HANDWRITTEN)
+    for path in (DEALER, hand):
+        out_file = tmp_path / "out.pbn"
+        status, _, err = run("infer", "--pbn", path, "-o", out_file)
+        assert status == 0, err
+        assert out_file.read_bytes() == path.read_bytes(), path
+    # annotating an annotated file adds nothing
+    once, twice = tmp_path / "once.pbn", tmp_path / "twice.pbn"
+    run("infer", "--pbn", FEATURES, "-o", once)
+    run("infer", "--pbn", once, "-o", twice)
+    assert once.read_bytes() == twice.read_bytes() != FEATURES.read_bytes()
+
+
+def _without_added(data: bytes) -> bytes:
+    """A written file with what the tool adds taken out: ' =n=' marks and [Note] lines."""
+    return re.sub(rb' =\d+=', b"", data)
+
+
+def test_annotating_keeps_every_line_in_the_file_s_encoding_and_line_ends(run, tmp_path):
+    src = tmp_path / "hand.pbn"
+    data = HANDWRITTEN.replace(b"2S! =3= $1", b"2S! $1").replace(b'[Note "3:soutien"]\r\n', b"")
+    src.write_bytes(data)
+    out_file = tmp_path / "out.pbn"
+    status, _, err = run("infer", "--pbn", src, "-o", out_file)
+    assert status == 0, err
+    out = out_file.read_bytes()
+    added = [line for line in out.split(b"\r\n") if line not in data.split(b"\r\n")]
+    assert added and all(line.startswith(b'[Note "3:') or b" =3=" in line for line in added), added
+    kept = [line for line in out.split(b"\r\n") if not line.startswith(b'[Note "3:')]
+    assert _without_added(b"\r\n".join(kept)) == _without_added(data)
+    assert b"\n" not in out.replace(b"\r\n", b"")  # every line end is the file's CRLF
+    assert b"Caf\xe9 des Sports" in out and b"charset=ISO-8859-1" in out  # ISO-8859-1, as declared
+    (b1, b2) = read_pbn(out.decode("iso-8859-1"))
+    assert b1.values["Event"] == "Café des Sports" and b1.note_of(0) == "naturel, 5+ piques, élève"
+    assert b1.note_of(2).startswith("single raise") and b1.play[:4] == ["HA", "H2", "H3", "H4"]
+
+
 def test_an_iso_8859_1_file_is_read_as_declared():
     text, enc = decode(HANDWRITTEN)
     assert 'Café des Sports' in text and enc.codec == "iso8859-1" and encode(text, enc) == HANDWRITTEN
@@ -84,3 +282,54 @@ def test_splice_and_annotate_change_only_their_game():
     section = auction_section(Auction.parse("1S P 2S"), ["a", None, "b"])
     replaced = replace_auction(boards[0], section)
     assert "[Play" in replaced and "[HomeTeam" in replaced and str(read_pbn(replaced)[0].auction) == "1S P 2S"
+
+
+# ------------------------------------------------------------------ 4: LIN keeps everything
+def _pairs(text: str) -> list[tuple[str, str]]:
+    return re.findall(r"([A-Za-z]{2})\|([^|]*)\|", text)
+
+
+def test_lin_output_keeps_every_pair_and_adds_only_explanations(run, tmp_path):
+    out_file = tmp_path / "out.lin"
+    status, _, err = run("infer", "--lin", LIN, "-o", out_file)
+    assert status == 0, err
+    before, after = _pairs(LIN.read_text()), _pairs(out_file.read_text())
+    added = list(after)
+    for p in before:  # every pair of the input, in order, is in the output
+        added = added[added.index(p) + 1:] if p in added else pytest.fail(f"{p} lost")
+    extra = [p for p in after if p not in before]
+    assert extra and all(k == "an" for k, _ in extra)
+    assert [k for k, _ in after if k != "an"] == [k for k, _ in before if k != "an"]
+    for i, (k, _) in enumerate(after):  # an explanation follows a call
+        if k == "an":
+            assert after[i - 1][0] == "mb"
+    assert out_file.read_text().count("\n") == LIN.read_text().count("\n")
+    b1, b2 = read_lin(out_file.read_text())
+    assert b1.explanations[0] == "5-6 spades and 4-5 clubs" and b1.explanations[6] is not None
+
+
+def test_lin_bid_keeps_everything_but_the_calls(run, tmp_path):
+    out_file = tmp_path / "out.lin"
+    status, _, err = run("bid", "--lin", LIN, "-o", out_file)
+    assert status == 0, err
+    before, after = _pairs(LIN.read_text()), _pairs(out_file.read_text())
+    assert [p for p in after if p[0] not in ("mb", "an")] == [p for p in before if p[0] not in ("mb", "an")]
+
+
+def test_endplay_finds_the_boards_of_what_is_written(run, tmp_path):
+    endplay_lin = pytest.importorskip("endplay.parsers.lin")
+    original = endplay_lin.loads(LIN.read_text())
+    for command in ("infer", "bid"):
+        out_file = tmp_path / f"{command}.lin"
+        status, _, err = run(command, "--lin", LIN, "-o", out_file)
+        assert status == 0, err
+        boards = endplay_lin.loads(out_file.read_text())
+        assert len(boards) == len(original) == 2
+        for b, o in zip(boards, original, strict=True):
+            assert b.board_num == o.board_num and b.deal.to_pbn() == o.deal.to_pbn()
+            assert [str(c) for c in b.play] == [str(c) for c in o.play] and b.claimed == o.claimed
+        if command == "infer":
+            assert [c.announcement for c in boards[0].auction][:3] == ["5-6 spades and 4-5 clubs", None, "relay"]
+    out_file = tmp_path / "from-pbn.lin"
+    status, _, _ = run("bid", "--pbn", DEALER, "-o", out_file)
+    assert status == 0 and len(endplay_lin.loads(out_file.read_text())) == 10

@@ -30,16 +30,24 @@ class BoardIn:
     error: str | None = None
     notes: list[str | None] = field(default_factory=list)
     source: object = None  # the pbn.Board or lin.LinBoard it came from
+    players: dict[str, str] = field(default_factory=dict)  # seat -> name, when the file names them
+
+
+_SEAT_TAGS = {"North": "N", "East": "E", "South": "S", "West": "W"}
 
 
 def from_pbn(b) -> BoardIn:
     notes = [b.note_of(i) for i in range(len(b.auction))] if b.auction is not None else []
-    return BoardIn(b.number, b.dealer or "N", b.deal, b.auction, b.vulnerable, getattr(b, "error", None), notes, b)
+    players = {seat: b.values[tag] for tag, seat in _SEAT_TAGS.items() if b.values.get(tag, "").strip()}
+    return BoardIn(b.number, b.dealer or "N", b.deal, b.auction, b.vulnerable, getattr(b, "error", None), notes, b,
+                   players)
 
 
 def from_lin(b) -> BoardIn:
     auction = b.auction if len(b.auction) else None
-    return BoardIn(b.board, b.dealer, b.deal, auction, b.vulnerable, None, list(b.explanations), b)
+    names = next((v.split(",") for k, v, _, _ in b.pairs if k == "pn"), [])
+    players = {seat: n for seat, n in zip("SWNE", names, strict=False) if n.strip()}
+    return BoardIn(b.board, b.dealer, b.deal, auction, b.vulnerable, b.error, list(b.explanations), b, players)
 
 
 def call_notes(inference) -> list[str | None]:
