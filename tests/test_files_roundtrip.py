@@ -17,6 +17,7 @@ from canary_infer.bridge.auction import Auction
 from canary_infer.bridge.lin import read_lin
 from canary_infer.bridge.pbn import annotate_auction, auction_section, read_pbn, replace_auction, splice
 from canary_infer.bridge.textfile import decode, encode
+from canary_infer.tools.bidding import Bidder
 from canary_infer.ui.cli import main
 from canary_infer.ui.output import OutputError, check_writable, write_atomic
 
@@ -333,3 +334,26 @@ def test_endplay_finds_the_boards_of_what_is_written(run, tmp_path):
     out_file = tmp_path / "from-pbn.lin"
     status, _, _ = run("bid", "--pbn", DEALER, "-o", out_file)
     assert status == 0 and len(endplay_lin.loads(out_file.read_text())) == 10
+
+
+# ------------------------------------------------------------------ 5: no guess presented as the system's call
+def test_bid_never_presents_a_guess_as_the_system_s_call(run, tmp_path, system):
+    out_file = tmp_path / "bid.pbn"
+    status, out, _ = run("bid", "--pbn", DEALER, "-o", out_file)
+    assert status == 0
+    bidder = Bidder(system)
+    boards = read_pbn(out_file.read_text())
+    assert len(boards) == 10
+    for b in boards:
+        a = b.auction
+        for i, call in enumerate(a.calls):
+            r = bidder.bid(b.deal[a.seat_of(i)], Auction(a.calls[:i], a.dealer))
+            # each call written is the one call the system gives, or a defender's pass it leaves open
+            assert r.calls == [str(call)] or (r.side == "defence" and str(call) == "P" and r.status != "several"), \
+                (b.number, i, r.status, r.calls)
+        if not a.is_complete:  # stopped short: marked, and why
+            r = bidder.bid(b.deal[a.turn], a)
+            assert b.auction_incomplete and r.status in ("several", "none", "undefined")
+            if r.status == "several":
+                assert f"fits several calls here: {' '.join(r.calls)}" in b.text
+                assert "does not choose" in b.text

@@ -111,7 +111,7 @@ class BidOut:
     board: BoardIn
     auction: Auction | None
     notes: list[str | None]
-    stop: str | None  # None (ended), "undefined", "none", or "no deal"
+    stop: str | None  # None (ended), "undefined", "none", "several" or "no deal"
     none_at: tuple[str, str] | None = None
     several: list = field(default_factory=list)
 
@@ -123,12 +123,32 @@ class BidOut:
                 "several": [{"seat": s, "hand": h, "calls": c, "after": a} for s, h, c, a in self.several]}
 
 
+    def why_stopped(self) -> str | None:
+        """Why the auction stops before its end, in words (for a comment in the file)."""
+        if self.stop == "several":
+            seat, hand, calls, _ = self.several[-1]
+            return (f"{_SEAT_NAMES[seat]} ({hand}) fits several calls here: {' '.join(calls)}; the system "
+                    f"does not choose between them, so the auction stops")
+        if self.stop == "none":
+            seat, hand = self.none_at
+            return f"{_SEAT_NAMES[seat]} ({hand}) fits no call the notes define here, so the auction stops"
+        if self.stop == "undefined":
+            seat = self.auction.turn
+            return f"the notes define no call for {_SEAT_NAMES[seat]} here, so the auction stops"
+        return None
+
+
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
 def bid_board(inferencer, bidder, board: BoardIn) -> BidOut:
-    """Bid a board's deal with the system (all four hands, as ``selfcheck`` does)."""
+    """Bid a board's deal with the system (all four hands, as ``selfcheck`` does), stopping
+    where a hand fits several calls (the system does not choose: no call is made up), fits
+    none, or the notes define no call."""
     from canary_infer.tools.selfcheck import bid_out
 
     if board.deal is None or any(board.deal[s] is None for s in SEATS):
         return BidOut(board, None, [], "no deal")
-    out = bid_out(board.deal, board.dealer, bidder)
+    out = bid_out(board.deal, board.dealer, bidder, several="stop")
     inf = inferencer.infer(out.auction)
     return BidOut(board, out.auction, call_notes(inf), out.stop, out.none_at, list(out.several))

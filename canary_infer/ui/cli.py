@@ -727,7 +727,8 @@ def cmd_infer_to(args) -> int:
 
 
 def cmd_bid_file(args) -> int:
-    """bid --pbn FILE [-o OUT]: bid every board with the system and write the auctions back."""
+    """bid --pbn FILE [-o OUT]: bid every board with the system and write the auctions back
+    (an auction stops, with a comment saying why, where a hand fits several calls or none)."""
     from canary_infer.bridge.lin import handviewer_url
     from canary_infer.deal.infer import Inferencer
     from canary_infer.tools.bidding import Bidder
@@ -747,7 +748,7 @@ def cmd_bid_file(args) -> int:
     for k, b in enumerate(boards):
         r = bid_board(inferencer, bidder, b) if not b.error else None
         results.append(r)
-        changes.append(Change("replace", r.notes, r.auction)
+        changes.append(Change("replace", r.notes, r.auction, r.why_stopped())
                        if r is not None and r.auction is not None else None)
         prog.step(k + 1, len(boards))
     report = sys.stderr if args.output in (None, "-") and not args.json else sys.stdout
@@ -772,7 +773,8 @@ def cmd_bid_file(args) -> int:
                 line += f"  - {r.none_at[0]} ({r.none_at[1]}) fits no call here"
             for seat, hand, calls, at in r.several:
                 counts["several"] += 1
-                line += f"\n    {seat} ({hand}) after '{at or '(start)'}' fits several: {' '.join(calls)}"
+                line += (f"  - {seat} ({hand}) after '{at or '(start)'}' fits several: {' '.join(calls)}; "
+                         f"the auction stops there")
             if args.handviewer:
                 line += "\n    " + handviewer_url(b.deal, r.auction, r.notes, b.number, b.vulnerable)
         if args.json:
@@ -784,8 +786,8 @@ def cmd_bid_file(args) -> int:
             print(line, file=report)
     if not args.json:
         print(f"{len(boards)} boards: {counts['bid']} bid, {counts['none']} stopped at a hand fitting no call, "
-              f"{counts['several']} hands fitting several calls, {counts['undefined']} reached a point the notes "
-              f"leave undefined, {counts['unread']} not bid (unreadable or no full deal)", file=report)
+              f"{counts['several']} stopped at a hand fitting several calls, {counts['undefined']} reached a point "
+              f"the notes leave undefined, {counts['unread']} not bid (unreadable or no full deal)", file=report)
     try:
         data = _output_bytes(src, changes, _output_format(args, src))
     except _FileProblem as e:
