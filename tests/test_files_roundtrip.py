@@ -357,3 +357,22 @@ def test_bid_never_presents_a_guess_as_the_system_s_call(run, tmp_path, system):
             if r.status == "several":
                 assert f"fits several calls here: {' '.join(r.calls)}" in b.text
                 assert "does not choose" in b.text
+
+
+# ------------------------------------------------------------------ 6: one PBN writer
+def test_one_pbn_writer_for_infer_deal_and_bid(run, tmp_path):
+    status, to_pbn, _ = run("infer", "2S P 2N", "--to", "pbn")
+    status, dealt, _ = run("deal", "2S P 2N", "-n", "1", "--format", "pbn", "--seed", "1")
+
+    def section(text):
+        lines = text.splitlines()
+        start = lines.index('[Auction "N"]')
+        end = max(i for i, x in enumerate(lines) if x.startswith("[Note "))
+        return lines[start:end + 1]
+    assert section(to_pbn) == section(dealt)
+    assert section(to_pbn)[1].endswith("*")  # an open auction is marked, by both
+    (b,) = read_pbn(to_pbn)
+    assert b.auction_incomplete and str(b.auction) == "2S P 2N"
+    # the same escaping: a backslash in a meaning is written \\ by both
+    assert all(re.fullmatch(r'\[Note "\d+:(?:[^"\\]|\\.)*"\]', x) for x in section(dealt) if x.startswith("[Note"))
+    assert [x.note_of(2) for x in read_pbn(dealt)] == [b.note_of(2)]

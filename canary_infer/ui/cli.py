@@ -705,7 +705,7 @@ def cmd_infer_file(args) -> int:
 def cmd_infer_to(args) -> int:
     """infer AUCTION --to pbn|lin|handviewer: the auction with each call's meaning."""
     from canary_infer.bridge.lin import handviewer_url, write_lin
-    from canary_infer.bridge.pbn import auction_section
+    from canary_infer.bridge.pbn import game, write_pbn
     from canary_infer.deal.infer import Inferencer
     from canary_infer.tools.boards import call_notes
 
@@ -718,7 +718,7 @@ def cmd_infer_to(args) -> int:
         return 2
     notes = call_notes(Inferencer(system).infer(auction))
     if args.to == "pbn":
-        print(f'[Dealer "{auction.dealer}"]\n' + auction_section(auction, notes))
+        print(write_pbn([game([("Dealer", auction.dealer)], auction, notes)]).rstrip("\n"))
     elif args.to == "lin":
         print(write_lin(None, auction, notes))
     else:
