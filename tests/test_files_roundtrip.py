@@ -108,6 +108,22 @@ def test_the_filler_board_through_the_command_line_without_traceback(tmp_path):
         assert b.error is None and b.auction is not None
 
 
+def test_fillers_and_bytes_the_declared_set_cannot_read_through_the_command_line(tmp_path):
+    """In a subprocess, standard output as a user has it: no traceback, the odd bytes kept."""
+    src = tmp_path / "odd.pbn"
+    data = b"%Content-type: text/x-pbn; charset=UTF-8\n" + GOOD.format(n="\xff1").encode("latin-1")
+    src.write_bytes(data)
+    out_file = tmp_path / "out.pbn"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    p = subprocess.run([sys.executable, "-m", "canary_infer", "infer", "--pbn", str(src), "-o", str(out_file)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0 and "Traceback" not in p.stderr and "Board \\udcff1" in p.stdout, p.stderr
+    assert out_file.read_bytes().startswith(data[:data.index(b"[Auction")])
+    p = subprocess.run([sys.executable, "-m", "canary_infer", "infer", '[Auction "N"] 1S P P P - *'],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "1S P P P" in p.stdout
+
+
 @pytest.mark.parametrize("command", ["infer", "bid"])
 def test_no_boards_is_an_error_and_the_input_is_untouched(run, tmp_path, command):
     lin_file = tmp_path / "c.lin"

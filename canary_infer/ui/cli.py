@@ -661,6 +661,13 @@ def _output_format(args, src: _FileIn) -> str:
 
 def _start_file_command(args):
     """-o checked and the file read, before any work: (the file, None) or (None, exit status)."""
+    # a file's bytes its character set cannot read are kept as they are (to write them back);
+    # shown in a report, they are escaped rather than stopping it
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
     problem = _check_output(args)
     if problem is not None:
         return None, _fail(problem, "output")
