@@ -178,6 +178,14 @@ def test_a_failed_write_leaves_the_input_whole(run, tmp_path, monkeypatch):
     assert src.read_bytes() == FEATURES.read_bytes() and os.listdir(tmp_path) == ["b.pbn"]
 
 
+def test_a_full_standard_output_is_an_error_not_a_traceback():
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "canary_infer", "bid", "--pbn", str(FEATURES)], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "Exception" not in p.stderr
+    assert "cannot write standard output" in p.stderr
+
+
 def test_the_input_as_its_own_output(run, tmp_path):
     src = tmp_path / "b.pbn"
     src.write_bytes(FEATURES.read_bytes())

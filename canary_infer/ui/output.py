@@ -93,12 +93,22 @@ def write_atomic(path: str, data: bytes) -> None:
     """
     if path == "-":
         out = getattr(sys.stdout, "buffer", None)
-        if out is None:  # a text stream (tests capture standard output as text)
-            sys.stdout.write(data.decode("utf-8", errors="replace"))
-        else:
-            sys.stdout.flush()
-            out.write(data)
-            out.flush()
+        try:
+            if out is None:  # a text stream (tests capture standard output as text)
+                sys.stdout.write(data.decode("utf-8", errors="replace"))
+            else:
+                sys.stdout.flush()
+                out.write(data)
+                out.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            # what is left in the buffer would fail again at exit: standard output goes nowhere now
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+            raise OutputError(f"cannot write standard output: {e.strerror or e}") from None
         return
     target = check_writable(path)
     folder = os.path.dirname(os.path.abspath(target))
