@@ -333,6 +333,22 @@ def test_lin_output_keeps_every_pair_and_adds_only_explanations(run, tmp_path):
     assert b1.explanations[0] == "5-6 spades and 4-5 clubs" and b1.explanations[6] is not None
 
 
+def test_lin_round_trips_and_unreadable_lin_boards(run, tmp_path):
+    once, twice = tmp_path / "once.lin", tmp_path / "twice.lin"
+    run("infer", "--lin", LIN, "-o", once)
+    status, _, _ = run("infer", "--lin", once, "-o", twice)
+    assert status == 0 and once.read_bytes() == twice.read_bytes() != LIN.read_bytes()
+    src = tmp_path / "bad.lin"
+    lines = [b"pn|a,b,c,d|md|3SAKQ83HJ2DK4CQT92,,,|sv|o|ah|Board 1|mb|1S|mb|p|",
+             b"pn|a,b,c,d|md|9bad|ah|Board 2|mb|1S|", b"qx|o3|md|3,,,|ah|Board 3|mb|1S|mb|1H|"]
+    src.write_bytes(b"\r\n".join(lines) + b"\r\n")
+    out_file = tmp_path / "out.lin"
+    status, out, err = run("infer", "--lin", src, "-o", out_file)
+    assert status == 0 and out.count("cannot read this board") == 2 and "Traceback" not in err
+    written = out_file.read_bytes().split(b"\r\n")
+    assert written[1:] == lines[1:] + [b""] and written[0].startswith(lines[0][:-len(b"mb|p|")] + b"an|")
+
+
 def test_lin_bid_keeps_everything_but_the_calls(run, tmp_path):
     out_file = tmp_path / "out.lin"
     status, _, err = run("bid", "--lin", LIN, "-o", out_file)
