@@ -201,8 +201,12 @@ def test_write_atomic_and_check_writable(tmp_path):
     target.chmod(0o640)
     link = tmp_path / "link.pbn"
     link.symlink_to(target)
+    if os.getuid() == 0:
+        os.chown(target, 1234, 1234)
     write_atomic(str(link), b"new")
     assert link.is_symlink() and target.read_bytes() == b"new" and (target.stat().st_mode & 0o777) == 0o640
+    if os.getuid() == 0:
+        assert (target.stat().st_uid, target.stat().st_gid) == (1234, 1234)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     for bad in (str(tmp_path), str(fifo), str(tmp_path / "no" / "x"), "/dev/full", ""):

@@ -86,7 +86,8 @@ def write_atomic(path: str, data: bytes) -> None:
     """Replace ``path`` with ``data`` whole or not at all (``-``: write to standard output).
 
     The data go to a temporary file in the same folder, flushed to disk, which is then renamed
-    over the target; an existing target keeps its permissions.
+    over the target; an existing target keeps its permissions (and, where the user may give
+    it, its owner).
 
     :raises OutputError: when the data cannot be written (a full disk, ...): the target is
         left as it was and the temporary file removed.
@@ -113,11 +114,12 @@ def write_atomic(path: str, data: bytes) -> None:
     target = check_writable(path)
     folder = os.path.dirname(os.path.abspath(target))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        st = os.stat(target)
+        mode, owner = stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
-        mode = 0o666 & ~umask
+        mode, owner = 0o666 & ~umask, None
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -125,6 +127,11 @@ def write_atomic(path: str, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
+        if owner is not None and owner != (os.getuid(), os.getgid()):
+            try:  # the file stays its owner's (possible for root only)
+                os.chown(tmp, *owner)
+            except OSError:
+                pass
         os.replace(tmp, target)
     except BaseException as e:
         try:
