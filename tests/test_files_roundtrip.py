@@ -186,6 +186,15 @@ def test_a_full_standard_output_is_an_error_not_a_traceback():
     assert "cannot write standard output" in p.stderr
 
 
+def test_what_would_not_read_back_is_not_written(run, tmp_path, monkeypatch):
+    src = tmp_path / "b.pbn"
+    src.write_bytes(FEATURES.read_bytes())
+    monkeypatch.setattr("canary_infer.bridge.pbn.annotate_auction",
+                        lambda board, notes: board.text.replace("Pass 4S", "Pass 2S"))  # an illegal call
+    status, _, err = run("infer", "--pbn", src, "-o", src)
+    assert status == 2 and "would not read back" in err and src.read_bytes() == FEATURES.read_bytes()
+
+
 def test_the_input_as_its_own_output(run, tmp_path):
     src = tmp_path / "b.pbn"
     src.write_bytes(FEATURES.read_bytes())

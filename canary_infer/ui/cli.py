@@ -575,7 +575,7 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
             games[i] = (pbn.annotate_auction(b, c.notes) if c.kind == "annotate" else
                         pbn.replace_auction(b, pbn.auction_section(c.auction, c.notes, comment=c.comment)))
         text = pbn.splice(src.text, src.raw, games)
-        _verify(src, changes, pbn.read_pbn(text, strict=False), text)
+        _verify(src, changes, pbn.read_pbn(text, strict=False))
         return encode(text, src.enc)
     if fmt == src.fmt == "lin":
         edits = []
@@ -584,7 +584,7 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
                 continue
             edits += lin.explain(b, c.notes) if c.kind == "annotate" else lin.replace_calls(b, c.auction, c.notes)
         text = lin.apply_edits(src.text, edits)
-        _verify(src, changes, lin.read_lin(text, strict=False), text)
+        _verify(src, changes, lin.read_lin(text, strict=False))
         return encode(text, src.enc)
     out = []
     for b, c in zip(src.boards, changes, strict=True):
@@ -610,7 +610,7 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
     return (pbn.write_pbn(out) if fmt == "pbn" else "".join(out)).encode("utf-8")
 
 
-def _verify(src: _FileIn, changes: list, again: list, text: str) -> None:
+def _verify(src: _FileIn, changes: list, again: list) -> None:
     """What is written reads back: the same boards, each changed one without error and with the
     auction meant."""
     if len(again) != len(src.raw):
