@@ -66,7 +66,7 @@ def test_pbn_carries_the_deal_and_the_auction_with_notes(inferencer):
         lines = board.splitlines()
         start = lines.index('[Auction "N"]')
         calls = " ".join(lines[start + 1:start + 3])
-        assert calls.split() == ["2S", "=1=", "Pass", "2NT", "=2=", "Pass", "3C", "=3="]
+        assert calls.split() == ["2S", "=1=", "Pass", "2NT", "=2=", "Pass", "3C", "=3=", "*"]  # not ended: "*"
         notes = [x for x in lines if x.startswith("[Note ")]
         assert len(notes) == 3 and "spades" in notes[0] and "relay" in notes[1]
 

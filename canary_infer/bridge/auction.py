@@ -367,7 +367,8 @@ class Auction:
         Comments (``{...}``, ``;`` to end of line, ``%`` lines), note
         references (``=1=``), suffixes ``!`` and ``?`` and NAGs (``$12``)
         are dropped.  ``AP`` appends passes until the auction ends; a final
-        ``*`` (PBN's "auction not finished") is accepted and ignored.
+        ``*`` (PBN's "auction not finished") is accepted and ignored, and so
+        are ``-`` and ``*`` after the auction has ended (fillers).
 
         >>> text = '''
         ... [Dealer "E"]
@@ -417,6 +418,9 @@ class Auction:
                 continue
             i = len(auction)
             try:
+                if t in ("*", "-") and (finished or auction.is_complete):
+                    finished = True  # a filler after the end (real files lay the last line out so)
+                    continue
                 if finished:
                     raise AuctionError(f"call {i + 1} {token!r} follows the end marker '*'", "syntax", i)
                 if t == "*":

@@ -27,7 +27,8 @@ from urllib.parse import quote
 from canary_infer.bridge.auction import Auction, AuctionError, Call
 from canary_infer.bridge.cards import RANKS, SUITS, CardError, Deal, Hand
 
-__all__ = ["LinError", "LinBoard", "read_lin", "write_lin", "handviewer_url", "HANDVIEWER"]
+__all__ = ["LinError", "LinBoard", "read_lin", "write_lin", "handviewer_url", "HANDVIEWER", "explain",
+           "replace_calls", "apply_edits"]
 
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html"
 _DEALER_DIGIT = {"1": "S", "2": "W", "3": "N", "4": "E"}
@@ -50,6 +51,8 @@ class LinBoard:
     explanations: list[str | None] = field(default_factory=list)
     board: str | None = None
     vulnerable: str = "None"
+    error: str | None = None  # why the board could not be read (read_lin with strict=False)
+    pairs: list[tuple[str, str, int, int]] = field(default_factory=list)  # key, value, start, end in the text
 
 
 def _hand(text: str) -> Hand | None:
@@ -90,17 +93,25 @@ def _md(value: str) -> tuple[str, Deal | None]:
         raise LinError(f"md|{value[:20]}...|: {e}") from None
 
 
-def read_lin(text: str) -> list[LinBoard]:
+def read_lin(text: str, strict: bool = True) -> list[LinBoard]:
     """Every board of a LIN text (a file, or the ``lin=`` value of a handviewer link).
 
-    :raises LinError: on an unreadable deal, call or vulnerability.
+    :raises LinError: on an unreadable deal, call or vulnerability; with ``strict=False``
+        such a board comes back with ``error`` set instead (and no deal or calls).
     """
     boards: list[LinBoard] = []
     cur: dict | None = None
 
     def close():
         if cur is not None and (cur["md"] is not None or cur["calls"]):
-            boards.append(_board(cur))
+            try:
+                board = _board(cur)
+            except LinError as e:
+                if strict:
+                    raise
+                board = LinBoard(None, "N", Auction([], "N"), board=_number(cur["ah"]), error=str(e))
+            board.pairs = cur["pairs"]
+            boards.append(board)
 
     for m in _PAIR.finditer(text):
         key, value = m.group(1).lower(), m.group(2)
@@ -108,7 +119,8 @@ def read_lin(text: str) -> list[LinBoard]:
             close()
             cur = None
         if cur is None:
-            cur = {"md": None, "calls": [], "notes": [], "sv": "o", "ah": None}
+            cur = {"md": None, "calls": [], "notes": [], "sv": "o", "ah": None, "pairs": [], "error": None}
+        cur["pairs"].append((key, value, m.start(), m.end()))
         if key == "md":
             cur["md"] = value
         elif key == "mb":
@@ -116,7 +128,8 @@ def read_lin(text: str) -> list[LinBoard]:
             cur["notes"].append(None)
         elif key == "an":
             if not cur["calls"]:
-                raise LinError(f"an|{value[:20]}| explains no call")
+                cur["error"] = cur["error"] or f"an|{value[:20]}| explains no call"
+                continue
             cur["notes"][-1] = value
         elif key == "sv":
             cur["sv"] = value
@@ -127,6 +140,8 @@ def read_lin(text: str) -> list[LinBoard]:
 
 
 def _board(cur: dict) -> LinBoard:
+    if cur["error"]:
+        raise LinError(cur["error"])
     dealer, deal = _md(cur["md"]) if cur["md"] is not None else ("N", None)
     auction = Auction([], dealer)
     for i, raw in enumerate(cur["calls"]):
@@ -140,19 +155,38 @@ def _board(cur: dict) -> LinBoard:
     if sv not in _VUL_IN:
         raise LinError(f"sv|{cur['sv']}|: expected o, n, e or b")
     title = cur["ah"]
-    board = title[len("Board "):].strip() if title and title.startswith("Board ") else title
+    board = _number(title)
     return LinBoard(deal, dealer, auction, cur["notes"], board, _VUL_IN[sv])
+
+
+def _number(title: str | None) -> str | None:
+    return title[len("Board "):].strip() if title and title.startswith("Board ") else title
 
 
 def _clean(text: str) -> str:
     return text.replace("|", "/").replace("\n", " ")
 
 
-def write_lin(deal: Deal | None, auction: Auction, explanations: list[str | None] | None = None,
-              board: str | None = None, vulnerable: str = "None") -> str:
-    """A LIN text: ``md|`` (when the deal is known), ``sv|``, ``ah|``, then ``mb|`` and ``an|``
-    for each call.  A call with an explanation is marked alerted (``!``)."""
+def _calls(auction: Auction, explanations: list[str | None] | None) -> str:
+    """``mb|`` for each call, and ``an|`` after each with an explanation (the call alerted: ``!``)."""
     parts = []
+    notes = list(explanations or [])
+    for i, c in enumerate(auction.calls):
+        call = {"pass": "p", "double": "d", "redouble": "r"}.get(c.kind) or str(c)
+        note = notes[i] if i < len(notes) else None
+        parts.append(f"mb|{call}{'!' if note else ''}|" + (f"an|{_clean(note)}|" if note else ""))
+    return "".join(parts)
+
+
+def write_lin(deal: Deal | None, auction: Auction, explanations: list[str | None] | None = None,
+              board: str | None = None, vulnerable: str = "None", players: list[str] | None = None) -> str:
+    """A LIN text: ``pn|`` (with ``players``, South West North East, as LIN readers such as
+    endplay's want a board to start), ``md|`` (the deal, or the dealer alone), ``sv|``,
+    ``ah|``, then ``mb|`` and ``an|`` for each call.  A call with an explanation is marked
+    alerted (``!``)."""
+    parts = []
+    if players is not None:
+        parts.append(f"pn|{','.join(_clean(p).replace(',', ' ') for p in players)}|")
     dealer = auction.dealer
     if deal is not None:
         hands = ",".join("" if deal[s] is None else _hand_text(deal[s]) for s in _ORDER)
@@ -162,12 +196,59 @@ def write_lin(deal: Deal | None, auction: Auction, explanations: list[str | None
     parts.append(f"sv|{_VUL_OUT.get(vulnerable, 'o')}|")
     if board is not None:
         parts.append(f"ah|Board {_clean(str(board))}|")
-    notes = list(explanations or [])
-    for i, c in enumerate(auction.calls):
-        call = {"pass": "p", "double": "d", "redouble": "r"}.get(c.kind) or str(c)
-        note = notes[i] if i < len(notes) else None
-        parts.append(f"mb|{call}{'!' if note else ''}|" + (f"an|{_clean(note)}|" if note else ""))
+    parts.append(_calls(auction, explanations))
     return "".join(parts)
+
+
+# --------------------------------------------------------------------------- changing a file
+# A board is changed in place: every pair the tool does not add or replace stays as it was
+# (pn|, st|, rh|, qx|, the play pc|, the claim mc|, and any other), and so does the text
+# between pairs.  Each function gives edits (start, end, new text) to apply to the file's text.
+
+
+def explain(board: LinBoard, explanations: list[str | None]) -> list[tuple[int, int, str]]:
+    """Edits putting ``an|text|`` after each ``mb|`` that has no ``an|`` yet and has a text in
+    ``explanations``; the calls themselves are not touched.
+
+    >>> text = "pn|a,b,c,d|md|3,,,|mb|1C|mb|p|mb|1S|an|mine|pc|SA|"
+    >>> (b,) = read_lin(text)
+    >>> apply_edits(text, explain(b, ["17+ HCP", None, "natural"]))
+    'pn|a,b,c,d|md|3,,,|mb|1C|an|17+ HCP|mb|p|mb|1S|an|mine|pc|SA|'
+    """
+    edits, k = [], 0
+    for idx, (key, _, _, end) in enumerate(board.pairs):
+        if key != "mb":
+            continue
+        note = explanations[k] if k < len(explanations) else None
+        k += 1
+        if note and not (idx + 1 < len(board.pairs) and board.pairs[idx + 1][0] == "an"):
+            edits.append((end, end, f"an|{_clean(note)}|"))
+    return edits
+
+
+def replace_calls(board: LinBoard, auction: Auction, explanations: list[str | None] | None = None
+                  ) -> list[tuple[int, int, str]]:
+    """Edits putting ``auction`` (with its explanations) in place of the board's ``mb|`` and
+    ``an|`` pairs: where the first call was, or before the play (``pg|``, ``pc|``, ``mc|``),
+    or after the board's last pair."""
+    calls = [p for p in board.pairs if p[0] in ("mb", "an")]
+    if calls:
+        at = calls[0][2]
+    else:
+        at = next((p[2] for p in board.pairs if p[0] in ("pg", "pc", "mc")), board.pairs[-1][3])
+    edits = [(start, end, "") for _, _, start, end in calls]
+    edits.append((at, at, _calls(auction, explanations)))
+    return edits
+
+
+def apply_edits(text: str, edits) -> str:
+    """``text`` with each edit's span (start, end) replaced by its new text."""
+    out, at = [], 0
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
+        out += [text[at:start], new]
+        at = max(at, end)
+    out.append(text[at:])
+    return "".join(out)
 
 
 def handviewer_url(deal: Deal | None, auction: Auction, explanations: list[str | None] | None = None,

@@ -22,6 +22,8 @@ import numpy as np
 
 from canary_infer.bridge.auction import SEATS, Auction
 from canary_infer.bridge.cards import SUITS, Deal, Hand
+from canary_infer.bridge.lin import write_lin
+from canary_infer.bridge.pbn import game, write_pbn
 from canary_infer.language.expr import conj, evaluate
 
 
@@ -72,64 +74,31 @@ def format_text(ds: DealSet) -> str:
     return "\n".join(out).rstrip("\n")
 
 
-def _notes(ds: DealSet) -> tuple[list[str], list[str]]:
-    """The auction's calls (PBN spelling) with =n= note marks, and the notes."""
-    tokens, notes = [], []
-    for call, reading in zip(ds.auction.calls, ds.calls, strict=True):
-        tok = call.pbn()
-        if reading.defined and reading.meaning:
-            notes.append(reading.meaning + (f" [{reading.source}]" if reading.source else ""))
-            tok += f" ={len(notes)}="
-        tokens.append(tok)
-    return tokens, notes
+def _meanings(ds: DealSet) -> list[str | None]:
+    """Each call's meaning and source (None for a call the system does not define)."""
+    return [reading.meaning + (f" [{reading.source}]" if reading.source else "")
+            if reading.defined and reading.meaning else None for reading in ds.calls]
 
 
 def format_pbn(ds: DealSet, event: str = "canary-infer deal") -> str:
-    tokens, notes = _notes(ds)
+    """A PBN game per deal, written by the one PBN writer (:func:`canary_infer.bridge.pbn.game`):
+    the deal, the auction with each call's meaning as a note, '*' after an auction not ended."""
     plural = "" if len(ds.deals) == 1 else "s"
-    out = ["% PBN 2.1", f'% {len(ds.deals)} deal{plural} drawn uniformly from those consistent with '
-           f'"{ds.auction}" (seed {ds.seed})', ""]
-    for k, d in enumerate(ds.deals, 1):
-        out += [f'[Event "{event}"]', f'[Board "{k}"]', f'[Dealer "{ds.auction.dealer}"]', '[Vulnerable "None"]',
-                f'[Deal "{d.pbn(first=ds.auction.dealer)}"]', f'[Auction "{ds.auction.dealer}"]']
-        for i in range(0, len(tokens), 4):
-            out.append(" ".join(tokens[i:i + 4]))
-        for i, text in enumerate(notes, 1):
-            out.append(f'[Note "{i}:{text.replace(chr(34), chr(39))}"]')
-        out.append("")
-    return "\n".join(out).rstrip("\n")
-
-
-_LIN_SEAT = {"S": "1", "W": "2", "N": "3", "E": "4"}
-
-
-def _lin_hand(h: Hand) -> str:
-    return "".join(s + h.suit(s) for s in SUITS)
-
-
-def _lin_call(call) -> str:
-    if call.kind == "pass":
-        return "p"
-    if call.kind == "double":
-        return "d"
-    if call.kind == "redouble":
-        return "r"
-    return str(call)
+    header = ["% PBN 2.1", f'% {len(ds.deals)} deal{plural} drawn uniformly from those consistent with '
+              f'"{ds.auction}" (seed {ds.seed})']
+    notes = _meanings(ds)
+    games = [game([("Event", event), ("Board", str(k)), ("Dealer", ds.auction.dealer), ("Vulnerable", "None"),
+                   ("Deal", d.pbn(first=ds.auction.dealer))], ds.auction, notes)
+             for k, d in enumerate(ds.deals, 1)]
+    return write_pbn(games, header).rstrip("\n")
 
 
 def format_lin(ds: DealSet) -> str:
-    out = []
-    for k, d in enumerate(ds.deals, 1):
-        hands = ",".join(_lin_hand(d[s]) for s in "SWNE")
-        parts = [f"pn|South,West,North,East|md|{_LIN_SEAT[ds.auction.dealer]}{hands}|sv|o|ah|Board {k}|"]
-        for call, reading in zip(ds.auction.calls, ds.calls, strict=True):
-            if reading.defined and reading.meaning:
-                text = reading.meaning.replace("|", "/")
-                parts.append(f"mb|{_lin_call(call)}!|an|{text}|")
-            else:
-                parts.append(f"mb|{_lin_call(call)}|")
-        out.append("".join(parts) + "pg||")
-    return "\n".join(out)
+    """A BBO LIN line per deal (:func:`canary_infer.bridge.lin.write_lin`), each call's meaning
+    as its explanation, the call alerted."""
+    notes = _meanings(ds)
+    return "\n".join(write_lin(d, ds.auction, notes, str(k), "None", ["South", "West", "North", "East"]) + "pg||"
+                     for k, d in enumerate(ds.deals, 1))
 
 
 FORMATS = {"text": format_text, "pbn": format_pbn, "lin": format_lin}

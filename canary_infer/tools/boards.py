@@ -30,16 +30,24 @@ class BoardIn:
     error: str | None = None
     notes: list[str | None] = field(default_factory=list)
     source: object = None  # the pbn.Board or lin.LinBoard it came from
+    players: dict[str, str] = field(default_factory=dict)  # seat -> name, when the file names them
+
+
+_SEAT_TAGS = {"North": "N", "East": "E", "South": "S", "West": "W"}
 
 
 def from_pbn(b) -> BoardIn:
     notes = [b.note_of(i) for i in range(len(b.auction))] if b.auction is not None else []
-    return BoardIn(b.number, b.dealer or "N", b.deal, b.auction, b.vulnerable, getattr(b, "error", None), notes, b)
+    players = {seat: b.values[tag] for tag, seat in _SEAT_TAGS.items() if b.values.get(tag, "").strip()}
+    return BoardIn(b.number, b.dealer or "N", b.deal, b.auction, b.vulnerable, getattr(b, "error", None), notes, b,
+                   players)
 
 
 def from_lin(b) -> BoardIn:
     auction = b.auction if len(b.auction) else None
-    return BoardIn(b.board, b.dealer, b.deal, auction, b.vulnerable, None, list(b.explanations), b)
+    names = next((v.split(",") for k, v, _, _ in b.pairs if k == "pn"), [])
+    players = {seat: n for seat, n in zip("SWNE", names, strict=False) if n.strip()}
+    return BoardIn(b.board, b.dealer, b.deal, auction, b.vulnerable, b.error, list(b.explanations), b, players)
 
 
 def call_notes(inference) -> list[str | None]:
@@ -103,7 +111,7 @@ class BidOut:
     board: BoardIn
     auction: Auction | None
     notes: list[str | None]
-    stop: str | None  # None (ended), "undefined", "none", or "no deal"
+    stop: str | None  # None (ended), "undefined", "none", "several" or "no deal"
     none_at: tuple[str, str] | None = None
     several: list = field(default_factory=list)
 
@@ -115,12 +123,32 @@ class BidOut:
                 "several": [{"seat": s, "hand": h, "calls": c, "after": a} for s, h, c, a in self.several]}
 
 
+    def why_stopped(self) -> str | None:
+        """Why the auction stops before its end, in words (for a comment in the file)."""
+        if self.stop == "several":
+            seat, hand, calls, _ = self.several[-1]
+            return (f"{_SEAT_NAMES[seat]} ({hand}) fits several calls here: {' '.join(calls)}; the system "
+                    f"does not choose between them, so the auction stops")
+        if self.stop == "none":
+            seat, hand = self.none_at
+            return f"{_SEAT_NAMES[seat]} ({hand}) fits no call the notes define here, so the auction stops"
+        if self.stop == "undefined":
+            seat = self.auction.turn
+            return f"the notes define no call for {_SEAT_NAMES[seat]} here, so the auction stops"
+        return None
+
+
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
 def bid_board(inferencer, bidder, board: BoardIn) -> BidOut:
-    """Bid a board's deal with the system (all four hands, as ``selfcheck`` does)."""
+    """Bid a board's deal with the system (all four hands, as ``selfcheck`` does), stopping
+    where a hand fits several calls (the system does not choose: no call is made up), fits
+    none, or the notes define no call."""
     from canary_infer.tools.selfcheck import bid_out
 
     if board.deal is None or any(board.deal[s] is None for s in SEATS):
         return BidOut(board, None, [], "no deal")
-    out = bid_out(board.deal, board.dealer, bidder)
+    out = bid_out(board.deal, board.dealer, bidder, several="stop")
     inf = inferencer.infer(out.auction)
     return BidOut(board, out.auction, call_notes(inf), out.stop, out.none_at, list(out.several))

@@ -115,7 +115,7 @@ class DealCheck:
     """One deal bid and inferred: the auction, why it stopped, and every seat that fell outside."""
 
     auction: Auction
-    stop: str | None  # None (the auction ended), "undefined" or "none"
+    stop: str | None  # None (the auction ended), "undefined", "none" or (bid_out's several="stop") "several"
     none_at: tuple[str, str] | None = None  # (seat, hand) that fit no call
     several: list[tuple[str, str, list[str], str]] = field(default_factory=list)  # seat, hand, calls, auction
     violations: list[tuple[str, str, list[str]]] = field(default_factory=list)  # seat, hand, problems
@@ -141,9 +141,13 @@ def competitive(auction: Auction) -> bool:
     return first is not None and any(c != "P" for c in calls[first + 1::2])
 
 
-def bid_out(deal: Deal, dealer: str, bidder: Bidder, defenders: str = "system") -> DealCheck:
+def bid_out(deal: Deal, dealer: str, bidder: Bidder, defenders: str = "system",
+            several: str = "first") -> DealCheck:
     """Bid a deal with the system until the auction ends or the notes stop defining calls;
-    ``defenders`` is "system" (they bid with the system too) or "pass"."""
+    ``defenders`` is "system" (they bid with the system too) or "pass".  Where a hand fits
+    several calls, ``several`` says what happens: "first" (the first of them is made, and the
+    hand is listed in ``several``) or "stop" (the auction stops there, ``stop`` "several": a
+    file must not present a call the system does not choose as its call)."""
     auction = Auction([], dealer=dealer)
     out = DealCheck(auction, None)
     while not auction.is_complete:
@@ -160,6 +164,9 @@ def bid_out(deal: Deal, dealer: str, bidder: Bidder, defenders: str = "system") 
             break
         if r.status == "several":
             out.several.append((seat, deal[seat].pbn(), r.calls, str(auction)))
+            if several == "stop":
+                out.stop = "several"
+                break
         auction = auction.append(r.calls[0])
     out.auction = auction
     return out

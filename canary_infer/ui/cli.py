@@ -504,24 +504,49 @@ class _FileProblem(Exception):
     """A file given on the command line that cannot be read (reported, exit status 2)."""
 
 
-def _read_boards(args):
-    """The boards of --pbn FILE or --lin FILE (with a per-board error for a game that cannot be read)."""
-    from canary_infer.bridge.lin import LinError, read_lin
+MAX_FILE_BYTES = 64 * 2**20  # a PBN or LIN file larger than this is refused (a device such as /dev/zero has no end)
+
+
+class _FileIn:
+    """A PBN or LIN file as read: its text and how to write it back, the boards as the reader
+    gave them (``raw``) and as the tools take them (``boards``)."""
+
+    def __init__(self, path: str, fmt: str, text: str, enc, raw: list, boards: list):
+        self.path, self.fmt, self.text, self.enc, self.raw, self.boards = path, fmt, text, enc, raw, boards
+
+
+def _read_boards(args) -> _FileIn:
+    """The boards of --pbn FILE or --lin FILE (with a per-board error for a game that cannot be
+    read).  A file that cannot be read, is not text this tool reads (UTF-16) or holds no
+    boards at all (a LIN file read as PBN, ...) is a :class:`_FileProblem`."""
+    from canary_infer.bridge.lin import read_lin
     from canary_infer.bridge.pbn import read_pbn
+    from canary_infer.bridge.textfile import EncodingProblem, decode
     from canary_infer.tools.boards import from_lin, from_pbn
 
     path = args.pbn or args.lin
+    fmt = "pbn" if args.pbn else "lin"
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise _FileProblem(f"cannot read {path}: {e.strerror}") from None
-    if args.pbn:
-        return [from_pbn(b) for b in read_pbn(text, strict=False)]
+    if len(data) > MAX_FILE_BYTES:
+        raise _FileProblem(f"cannot read {path}: larger than {MAX_FILE_BYTES // 2**20} MB")
     try:
-        return [from_lin(b) for b in read_lin(text)]
-    except LinError as e:
-        raise _FileProblem(f"{path}: {e}") from None
+        text, enc = decode(data)
+    except EncodingProblem as e:
+        raise _FileProblem(f"cannot read {path}: {e}") from None
+    if fmt == "pbn":
+        raw = read_pbn(text, strict=False)
+        boards = [from_pbn(b) for b in raw]
+    else:
+        raw = read_lin(text, strict=False)
+        boards = [from_lin(b) for b in raw]
+    if not boards:
+        other = "a LIN file?" if fmt == "pbn" and "|" in text else "a PBN file?" if fmt == "lin" and "[" in text else ""
+        raise _FileProblem(f"{path}: no boards found as {fmt.upper()}" + (f" ({other})" if other else ""))
+    return _FileIn(path, fmt, text, enc, raw, boards)
 
 
 def _fail(message: str, kind: str = "usage") -> int:
@@ -532,40 +557,106 @@ def _fail(message: str, kind: str = "usage") -> int:
     return 2
 
 
-def _write_boards(path: str, boards, auctions, fmt: str | None = None) -> None:
-    """Write boards back: PBN (each game as it was, its auction replaced) or LIN (one board a line)."""
-    from canary_infer.bridge.lin import write_lin
-    from canary_infer.bridge.pbn import auction_section, read_pbn, replace_auction
+def _check_output(args) -> str | None:
+    """Whether -o OUT can be written, checked before any work (an error message, or None)."""
+    from canary_infer.ui.output import OutputError, check_writable
 
-    fmt = fmt or ("lin" if path.endswith(".lin") else "pbn")
+    if not getattr(args, "output", None):
+        return None
+    try:
+        check_writable(args.output)
+    except OutputError as e:
+        return str(e)
+    return None
+
+
+class Change:
+    """What the tool does to one board: ``annotate`` (a note for each call that has none:
+    ``notes``) or ``replace`` (the board's auction becomes ``auction`` with ``notes``, and
+    ``comment`` says why it stops short)."""
+
+    def __init__(self, kind: str, notes, auction=None, comment: str | None = None):
+        self.kind, self.notes, self.auction, self.comment = kind, list(notes), auction, comment
+
+
+def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
+    """The file to write: in the input's format, the input with the changes made in place
+    (byte for byte the input where nothing changes, in its character set); in the other
+    format, the boards written afresh (UTF-8).
+
+    :raises _FileProblem: when what would be written does not read back as meant (nothing is
+        then written)."""
+    from canary_infer.bridge import lin, pbn
+    from canary_infer.bridge.textfile import encode
+
+    if fmt == src.fmt == "pbn":
+        games = {}
+        for i, (b, c) in enumerate(zip(src.raw, changes, strict=True)):
+            if c is None or b.error:
+                continue
+            games[i] = (pbn.annotate_auction(b, c.notes) if c.kind == "annotate" else
+                        pbn.replace_auction(b, pbn.auction_section(c.auction, c.notes, comment=c.comment)))
+        text = pbn.splice(src.text, src.raw, games)
+        _verify(src, changes, pbn.read_pbn(text, strict=False))
+        return encode(text, src.enc)
+    if fmt == src.fmt == "lin":
+        edits = []
+        for b, c in zip(src.raw, changes, strict=True):
+            if c is None or b.error:
+                continue
+            edits += lin.explain(b, c.notes) if c.kind == "annotate" else lin.replace_calls(b, c.auction, c.notes)
+        text = lin.apply_edits(src.text, edits)
+        _verify(src, changes, lin.read_lin(text, strict=False))
+        return encode(text, src.enc)
     out = []
-    for b, (auction, notes, stopped) in zip(boards, auctions, strict=True):
-        if fmt == "lin":
-            if auction is not None:
-                out.append(write_lin(b.deal, auction, notes, b.number, b.vulnerable))
+    for b, c in zip(src.boards, changes, strict=True):
+        if b.error:
             continue
-        src = b.source
-        if auction is None:
-            out.append(src.text.rstrip("\n"))
+        auction, notes, comment = b.auction, b.notes, None
+        if c is not None and c.kind == "replace":
+            auction, notes, comment = c.auction, c.notes, c.comment
+        elif c is not None:
+            notes = [old or (c.notes[i] if i < len(c.notes) else None) for i, old in enumerate(b.notes)]
+        if fmt == "lin":  # a LIN board is its deal (md|): one with no hand known is left out
+            if auction is not None and b.deal is not None and any(b.deal[s] is not None for s in SEATS):
+                players = [b.players.get(s, n) for s, n in zip("SWNE", ("South", "West", "North", "East"), strict=True)]
+                out.append(lin.write_lin(b.deal, auction, notes, b.number, b.vulnerable, players) + "\n")
             continue
-        section = auction_section(auction, notes, incomplete=stopped)
-        if src is not None and hasattr(src, "tags") and src.tags:
-            out.append(replace_auction(src, section).rstrip("\n"))
-        else:
-            head = [f'[Board "{b.number}"]'] if b.number else []
-            head += [f'[Dealer "{auction.dealer}"]', f'[Vulnerable "{b.vulnerable}"]']
-            if b.deal is not None:
-                head.append(f'[Deal "{b.deal.pbn()}"]')
-            out.append("\n".join(head + [section]))
-    text = ("\n" if fmt == "lin" else "\n\n").join(out) + "\n"
-    if fmt == "pbn":
-        text = "% PBN 2.1\n% EXPORT\n" + text if not text.startswith("%") else text
-        read_pbn(text)  # what we write must read back
-    if path == "-":
-        sys.stdout.write(text)
-    else:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        tags = [("Board", b.number)] if b.number else []
+        tags += [("Dealer", auction.dealer if auction is not None else b.dealer), ("Vulnerable", b.vulnerable)]
+        tags += [(name, b.players[seat]) for name, seat in (("West", "W"), ("North", "N"), ("East", "E"),
+                                                           ("South", "S")) if seat in b.players]
+        if b.deal is not None:
+            tags.append(("Deal", b.deal.pbn()))
+        out.append(pbn.game(tags, auction, notes, comment))
+    return (pbn.write_pbn(out) if fmt == "pbn" else "".join(out)).encode("utf-8")
+
+
+def _verify(src: _FileIn, changes: list, again: list) -> None:
+    """What is written reads back: the same boards, each changed one without error and with the
+    auction meant."""
+    if len(again) != len(src.raw):
+        raise _FileProblem(f"internal error: the output would hold {len(again)} boards, not {len(src.raw)}; "
+                           "nothing written")
+    for old, new, c in zip(src.raw, again, changes, strict=True):
+        if c is None or old.error:
+            continue
+        want = c.auction if c.kind == "replace" else old.auction
+        if new.error or new.auction != want:
+            number = old.number if src.fmt == "pbn" else old.board
+            raise _FileProblem(f"internal error: board {number or '?'} would not read back as meant "
+                               f"({new.error or 'another auction'}); nothing written")
+
+
+def _write_output(path: str, data: bytes) -> int | None:
+    """Write the output (after all the work): an exit status on failure, else None."""
+    from canary_infer.ui.output import OutputError, write_atomic
+
+    try:
+        write_atomic(path, data)
+    except OutputError as e:
+        return _fail(str(e))
+    return None
 
 
 def _board_text(report: dict, render) -> str:
@@ -584,41 +675,66 @@ def _board_text(report: dict, render) -> str:
     return "\n".join(lines)
 
 
+def _output_format(args, src: _FileIn) -> str:
+    """The format -o writes: its extension's (.pbn, .lin), else the input's."""
+    out = (args.output or "").lower()
+    return "lin" if out.endswith(".lin") else "pbn" if out.endswith(".pbn") else src.fmt
+
+
+def _start_file_command(args):
+    """-o checked and the file read, before any work: (the file, None) or (None, exit status)."""
+    # a file's bytes its character set cannot read are kept as they are (to write them back);
+    # shown in a report, they are escaped rather than stopping it
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+    problem = _check_output(args)
+    if problem is not None:
+        return None, _fail(problem, "output")
+    try:
+        return _read_boards(args), None
+    except _FileProblem as e:
+        return None, _fail(str(e), "file")
+
+
 def cmd_infer_file(args) -> int:
-    """infer --pbn FILE / --lin FILE: every board's inference, each actual hand checked against it."""
+    """infer --pbn FILE / --lin FILE: every board's inference, each actual hand checked against it;
+    with -o, the file written back with each call's meaning as a note (nothing else changed)."""
     from canary_infer.deal.infer import Inferencer
     from canary_infer.tools.boards import call_notes, infer_board
 
-    try:
-        boards = _read_boards(args)
-    except _FileProblem as e:
-        return _fail(str(e))
+    src, status = _start_file_command(args)
+    if src is None:
+        return status
     system = _load_system(args)
     if system is None:
         return 2
     inferencer = Inferencer(system)
-    written = []
-    for b in boards:
+    changes = []
+    for b in src.boards:
         report = infer_board(inferencer, b)
         if args.json:
             print(json.dumps(report), flush=True)
         else:
             text = render_text(inferencer.infer(b.auction)) if b.auction is not None and not b.error else ""
             print(_board_text(report, text) + "\n", flush=True)
-        if args.output:
-            notes = call_notes(inferencer.infer(b.auction)) if b.auction is not None and not b.error else []
-            written.append((b.auction if not b.error else None, notes, False))
-    if not boards:
-        print(f"{args.pbn or args.lin}: no boards", file=sys.stderr)
+        readable = b.auction is not None and not b.error
+        changes.append(Change("annotate", call_notes(inferencer.infer(b.auction))) if readable else None)
     if args.output:
-        _write_boards(args.output, boards, written)
+        try:
+            data = _output_bytes(src, changes, _output_format(args, src))
+        except _FileProblem as e:
+            return _fail(str(e), "file")
+        return _write_output(args.output, data) or 0
     return 0
 
 
 def cmd_infer_to(args) -> int:
     """infer AUCTION --to pbn|lin|handviewer: the auction with each call's meaning."""
     from canary_infer.bridge.lin import handviewer_url, write_lin
-    from canary_infer.bridge.pbn import auction_section
+    from canary_infer.bridge.pbn import game, write_pbn
     from canary_infer.deal.infer import Inferencer
     from canary_infer.tools.boards import call_notes
 
@@ -631,7 +747,7 @@ def cmd_infer_to(args) -> int:
         return 2
     notes = call_notes(Inferencer(system).infer(auction))
     if args.to == "pbn":
-        print(f'[Dealer "{auction.dealer}"]\n' + auction_section(auction, notes))
+        print(write_pbn([game([("Dealer", auction.dealer)], auction, notes)]).rstrip("\n"))
     elif args.to == "lin":
         print(write_lin(None, auction, notes))
     else:
@@ -640,28 +756,29 @@ def cmd_infer_to(args) -> int:
 
 
 def cmd_bid_file(args) -> int:
-    """bid --pbn FILE [-o OUT]: bid every board with the system and write the auctions back."""
+    """bid --pbn FILE [-o OUT]: bid every board with the system and write the auctions back
+    (an auction stops, with a comment saying why, where a hand fits several calls or none)."""
     from canary_infer.bridge.lin import handviewer_url
     from canary_infer.deal.infer import Inferencer
     from canary_infer.tools.bidding import Bidder
     from canary_infer.tools.boards import bid_board
 
-    try:
-        boards = _read_boards(args)
-    except _FileProblem as e:
-        return _fail(str(e))
+    src, status = _start_file_command(args)
+    if src is None:
+        return status
+    boards = src.boards
     system = _load_system(args)
     if system is None:
         return 2
     inferencer = Inferencer(system)
     bidder = Bidder(inferencer.system)
-    results, written = [], []
+    results, changes = [], []
     prog = Progress(getattr(args, "progress", None))
     for k, b in enumerate(boards):
         r = bid_board(inferencer, bidder, b) if not b.error else None
         results.append(r)
-        written.append((r.auction, r.notes, r.stop is not None) if r is not None and r.auction is not None
-                       else (None, [], False))
+        changes.append(Change("replace", r.notes, r.auction, r.why_stopped())
+                       if r is not None and r.auction is not None else None)
         prog.step(k + 1, len(boards))
     report = sys.stderr if args.output in (None, "-") and not args.json else sys.stdout
     counts = {"bid": 0, "none": 0, "several": 0, "undefined": 0, "unread": 0}
@@ -685,7 +802,8 @@ def cmd_bid_file(args) -> int:
                 line += f"  - {r.none_at[0]} ({r.none_at[1]}) fits no call here"
             for seat, hand, calls, at in r.several:
                 counts["several"] += 1
-                line += f"\n    {seat} ({hand}) after '{at or '(start)'}' fits several: {' '.join(calls)}"
+                line += (f"  - {seat} ({hand}) after '{at or '(start)'}' fits several: {' '.join(calls)}; "
+                         f"the auction stops there")
             if args.handviewer:
                 line += "\n    " + handviewer_url(b.deal, r.auction, r.notes, b.number, b.vulnerable)
         if args.json:
@@ -697,10 +815,13 @@ def cmd_bid_file(args) -> int:
             print(line, file=report)
     if not args.json:
         print(f"{len(boards)} boards: {counts['bid']} bid, {counts['none']} stopped at a hand fitting no call, "
-              f"{counts['several']} hands fitting several calls, {counts['undefined']} reached a point the notes "
-              f"leave undefined, {counts['unread']} not bid (unreadable or no full deal)", file=report)
-    _write_boards(args.output or "-", boards, written, fmt="lin" if args.lin and not args.output else None)
-    return 0
+              f"{counts['several']} stopped at a hand fitting several calls, {counts['undefined']} reached a point "
+              f"the notes leave undefined, {counts['unread']} not bid (unreadable or no full deal)", file=report)
+    try:
+        data = _output_bytes(src, changes, _output_format(args, src))
+    except _FileProblem as e:
+        return _fail(str(e), "file")
+    return _write_output(args.output or "-", data) or 0
 
 
 def cmd_bid(args) -> int:
