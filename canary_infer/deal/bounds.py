@@ -68,15 +68,24 @@ from canary_infer.deal.deck import (
     RANK_HCP,
     SeatView,
     _available,
-    _length_only,
     classes_of,
     holds,
     place_classes,
     random_cards,
 )
 from canary_infer.engine import kernels
-from canary_infer.engine.tables import ALL_PATTERNS, LAST_COST, NHCP, PAT_LENGTHS, build_seat, unique
-from canary_infer.language.expr import TRUE
+from canary_infer.engine.tables import (
+    ALL_PATTERNS,
+    LAST_COST,
+    NHCP,
+    PAT14,
+    PAT_LENGTHS,
+    PAT_OF14,
+    RADIX14,
+    build_seat,
+    unique,
+)
+from canary_infer.language.expr import TRUE, lengths_only
 from canary_infer.language.features import TOP
 
 _INF = 10_000
@@ -91,9 +100,7 @@ def _pattern_hcp(ph: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ok, lo, hi
 
 
-_R14 = np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)
 _FIELDS = np.array([15, 10, 5, 0], np.int64)  # bit offsets of four 5-bit fields
-_PAT14 = PAT_LENGTHS @ _R14
 _SHAPE14 = np.full(4, 14, np.int64)
 
 
@@ -113,13 +120,13 @@ class _Grid:
         out = _Grid(self.u)
         out.lo[0], out.hi[0] = _INF, -_INF
         cells = np.flatnonzero(self.lo < _INF)
-        room = self.u[None, :] - np.stack([(cells // r) % 14 for r in _R14], axis=1)
+        room = self.u[None, :] - np.stack([(cells // r) % 14 for r in RADIX14], axis=1)
         pats = np.flatnonzero(ok & (PAT_LENGTHS <= self.u).all(axis=1))
         # "a pattern fits in the room left" for four suits at once: 5-bit fields with a guard
         # bit each, (room + 16) - length keeps the guard bit exactly when room >= length
         out.ops = len(cells) * len(pats)
         if kernels.compiled is not None:
-            kernels.compiled.grid_add(cells, self.lo, self.hi, self.u, PAT_LENGTHS[pats], _PAT14[pats],
+            kernels.compiled.grid_add(cells, self.lo, self.hi, self.u, PAT_LENGTHS[pats], PAT14[pats],
                               lo[pats].astype(np.int64), hi[pats].astype(np.int64), out.lo, out.hi)
             return out
         guard = int(sum(16 << (5 * k) for k in range(4)))
@@ -129,7 +136,7 @@ class _Grid:
             c = cells[i:i + 4096]
             fits = ((packed_room[i:i + 4096, None] - packed_pat[None, :]) & guard) == guard
             rc, pc = np.nonzero(fits)
-            dst = c[rc] + _PAT14[pats[pc]]
+            dst = c[rc] + PAT14[pats[pc]]
             np.minimum.at(out.lo, dst, self.lo[c[rc]] + lo[pats[pc]])
             np.maximum.at(out.hi, dst, self.hi[c[rc]] + hi[pats[pc]])
         return out
@@ -141,10 +148,10 @@ class _Grid:
         pats = np.flatnonzero(ok & (PAT_LENGTHS <= self.u).all(axis=1))
         if kernels.compiled is not None:
             glo, ghi = kernels.compiled.grid_add_at(np.ascontiguousarray(cells, np.int64), self.lo, self.hi,
-                                                    PAT_LENGTHS[pats], _PAT14[pats], lo[pats].astype(np.int64),
+                                                    PAT_LENGTHS[pats], PAT14[pats], lo[pats].astype(np.int64),
                                                     hi[pats].astype(np.int64), _INF)
             return glo, ghi, src_cells * len(pats)
-        w = np.stack([(cells // r) % 14 for r in _R14], axis=1)
+        w = np.stack([(cells // r) % 14 for r in RADIX14], axis=1)
         # "the pattern fits in the cell" for four suits at once, as in add
         guard = int(sum(16 << (5 * k) for k in range(4)))
         packed_w = (w << _FIELDS).sum(axis=1) | guard
@@ -153,7 +160,7 @@ class _Grid:
         ghi = np.full(len(cells), -_INF, np.int64)
         for i in range(0, len(cells), 256):
             fits = ((packed_w[i:i + 256, None] - packed_p[None, :]) & guard) == guard
-            src = np.where(fits, cells[i:i + 256, None] - _PAT14[pats][None, :], 0)  # where the others came from
+            src = np.where(fits, cells[i:i + 256, None] - PAT14[pats][None, :], 0)  # where the others came from
             there = fits & (self.lo[src] < _INF)
             glo[i:i + 256] = np.where(there, self.lo[src] + lo[pats], _INF).min(axis=1, initial=_INF)
             ghi[i:i + 256] = np.where(there, self.hi[src] + hi[pats], -_INF).max(axis=1, initial=-_INF)
@@ -214,7 +221,7 @@ def outer_bounds(j) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]
     """Per unseen seat: (pattern possible?, least HCP, most HCP) per pattern, relaxed over
     the deck (see the module docstring); and the work counted for them."""
     u = j.unseen.reshape(4, 13).sum(axis=1)
-    hu = int((j.unseen.reshape(4, 13)[:, :4] * np.array([4, 3, 2, 1])).sum())
+    hu = int((j.unseen.reshape(4, 13)[:, :4] * RANK_HCP[:4]).sum())
     own = {s: _pattern_hcp(t.ph) for s, t in j.tables.items()}
     if j.free:
         own_free = _pattern_hcp(j.free_ph())
@@ -252,7 +259,7 @@ def outer_bounds(j) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]
         ok, lo, hi = (x.copy() for x in own[s])
         i = np.flatnonzero(ok)
         i = i[(PAT_LENGTHS[i] <= u).all(axis=1)]  # the patterns the unseen cards allow
-        cell = (u - PAT_LENGTHS[i]) @ _R14  # what each leaves the others
+        cell = (u - PAT_LENGTHS[i]) @ RADIX14  # what each leaves the others
         if loose:  # the free others take whatever is left: the fixed ones fit in it
             least = grid(names).below().ravel()[cell]
             i, least = i[least < _INF], least[least < _INF]
@@ -458,13 +465,13 @@ class _Search:
         # split of lengths between them and the free seats, and the pairs at the extremes of
         # each seat's HCP and of their sum (the free seats' share)
         la, lb = ha.reshape(len(ha), 4, 13).sum(axis=2), hb.reshape(len(hb), 4, 13).sum(axis=2)
-        pa, pb = _PAT_OF14[la @ _R14], _PAT_OF14[lb @ _R14]
+        pa, pb = PAT_OF14[la @ RADIX14], PAT_OF14[lb @ RADIX14]
         xa, xb = ha.astype(np.int64) @ CARD_HCP, hb.astype(np.int64) @ CARD_HCP
         rest = np.flatnonzero(~uniform)
         keep = []
         if len(rest):
             ra, rb = r[rest], c[rest]
-            for v in (pa[ra], pb[rb], xa[ra], xb[rb], (la[ra] + lb[rb]) @ _R14):
+            for v in (pa[ra], pb[rb], xa[ra], xb[rb], (la[ra] + lb[rb]) @ RADIX14):
                 order = np.argsort(v, kind="stable")
                 first = np.ones(len(order), bool)
                 first[1:] = v[order][1:] != v[order][:-1]
@@ -686,7 +693,7 @@ class _Search:
             rest = lens[None, :] - PAT_LENGTHS
             fits = (rest >= 0).all(axis=1)
             idx = np.full(len(ALL_PATTERNS), -1, np.int64)
-            idx[fits] = _PAT_OF14[rest[fits] @ _R14]
+            idx[fits] = PAT_OF14[rest[fits] @ RADIX14]
             pat_ok = fits & np.where(idx >= 0, ok_t[np.maximum(idx, 0)], False)
             if pat_d is not None:
                 want = np.zeros(len(ALL_PATTERNS), bool)
@@ -727,10 +734,8 @@ class _Search:
 # cards of a suit are interchangeable: no feature tells them apart).
 _TYPE_SUIT = np.repeat(np.arange(4), 7)
 _TYPE_BIT = np.tile(np.array([1, 2, 4, 8, 16, 32, 0], np.int64), 4)
-_TYPE_HCP = np.tile(np.array([4, 3, 2, 1, 0, 0, 0], np.int64), 4)
+_TYPE_HCP = np.tile(np.append(RANK_HCP[:6], 0), 4)  # the card types A K Q J T 9 and small
 _TYPE_FIRST = np.tile(np.array([0, 1, 2, 3, 4, 5, 6]), 4) + _TYPE_SUIT * 13
-_PAT_OF14 = np.full(14 ** 4, -1, np.int64)
-_PAT_OF14[_PAT14] = np.arange(len(ALL_PATTERNS))
 DRAW_TRIES = 20_000  # deals dealt at most for the first witnesses (those that fit are kept)
 PAIR_AFTER = 2_500  # as many for two constrained seats with the others free, before pairing their hands
 PAIR_SHORT = 0.8  # the share of the first 500 deals below which, at the rate they come, pairing starts at once
@@ -796,7 +801,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
     seat's table."""
     seats = [SEATS.index(s) for s in j.unseen_seats]
     cls = {k: _classes(owner, k) for k in seats}
-    at14 = {k: (cls[k] // 64) @ _R14 for k in seats}
+    at14 = {k: (cls[k] // 64) @ RADIX14 for k in seats}
     held, types, hcp = {}, {}, {}
     for k in seats:  # the card types each seat holds, as (n, 13) type numbers (-1: none), and its HCP
         if kernels.compiled is not None:
@@ -806,7 +811,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
         t = types[k] = _types(owner, k)
         order = np.argsort(~t, axis=1, kind="stable")[:, :13]
         held[k] = np.where(np.take_along_axis(t, order, axis=1), order, -1)
-    shift = _R14[_TYPE_SUIT]  # the change in a pattern's base-14 code when a card type leaves
+    shift = RADIX14[_TYPE_SUIT]  # the change in a pattern's base-14 code when a card type leaves
     radix = np.array([1, 1 << 10, 1 << 20, 1 << 30], np.int64)
     rows_of = np.repeat(np.arange(len(owner)), 169)
     work = 0.0
@@ -825,7 +830,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
             if kernels.compiled is not None:  # the same swaps, looked at in the same order, compiled
                 sx, sy = SEATS[x], SEATS[y]
                 i, a, b, looked = kernels.compiled.swap_candidates(
-                    held[x], held[y], hcp[x], hcp[y], at14[x], at14[y], _TYPE_HCP, shift, _PAT_OF14,
+                    held[x], held[y], hcp[x], hcp[y], at14[x], at14[y], _TYPE_HCP, shift, PAT_OF14,
                     want_pat[sx].view(np.uint8), want_pat[sy].view(np.uint8), wants_pat[x], wants_pat[y],
                     wants_hcp[x], wants_hcp[y], lo_t[sx], hi_t[sx], lo_t[sy], hi_t[sy])
                 work += looked * SWAP_COST
@@ -845,7 +850,7 @@ def swap_moves(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, lim
                         h = hcp[k][i] - _TYPE_HCP[out_t] + _TYPE_HCP[in_t]
                         good |= (h < lo_t[s]) | (h > hi_t[s])
                     if wants_pat[k]:
-                        good |= want_pat[s][_PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]]
+                        good |= want_pat[s][PAT_OF14[at14[k][i] - shift[out_t] + shift[in_t]]]
                 sel = np.flatnonzero(good)
             if not len(sel):
                 continue
@@ -1050,7 +1055,7 @@ def _informative(j, owner: np.ndarray, want_pat: dict, lo_t: dict, hi_t: dict, p
     for s in j.unseen_seats:
         k = SEATS.index(s)
         held = owner == k
-        pats = _PAT_OF14[held.reshape(len(owner), 4, 13).sum(axis=2) @ _R14]
+        pats = PAT_OF14[held.reshape(len(owner), 4, 13).sum(axis=2) @ RADIX14]
         h = held.astype(np.int64) @ CARD_HCP
         rows = np.flatnonzero(want_pat[s][pats])
         if len(rows):
@@ -1480,7 +1485,7 @@ def deal_stats(owner: np.ndarray, free: list[int]) -> tuple[np.ndarray, ...]:
     cards = deal_cards(owner)
     lengths = cards.sum(axis=3)
     v = cards[:, free].sum(axis=(1, 2))
-    return (lengths @ _R14, cards.sum(axis=2) @ np.arange(5), lengths[:, free, :].sum(axis=1) @ _R14,
+    return (lengths @ RADIX14, cards.sum(axis=2) @ np.arange(5), lengths[:, free, :].sum(axis=1) @ RADIX14,
             _take(v, 13, top=False), _take(v, 13, top=True))
 
 
@@ -1490,7 +1495,7 @@ def _pair_at_once(j) -> bool:
     a share of all hands that, were its hand independent of the other's, PAIR_AFTER deals
     would give fewer than PAIR_SHORT of the 500 (the draw would stop there)."""
     tables = [j.tables[s] for s in j.constrained]
-    if any(_length_only(j.formulas[s]) for s in j.constrained):
+    if any(lengths_only(j.formulas[s]) for s in j.constrained):
         return False  # a seat that looks at lengths only is dealt by its patterns, not checked
     share = max(t.hands for t in tables) / math.comb(int(j.unseen.sum()), 13)
     return share * PAIR_AFTER < PAIR_SHORT * 500
@@ -1522,7 +1527,7 @@ class _Proof:
         self.j, self.outer, self.outer_work = j, outer, outer_work
         self.spent = 0.0  # work so far, in (roughly) seconds, besides the search's and the model's
         self.tried = 0  # deals dealt by the first draw
-        self.shaped = [s for s in j.constrained if _length_only(j.formulas[s])]
+        self.shaped = [s for s in j.constrained if lengths_only(j.formulas[s])]
         self.general = [s for s in j.constrained if s not in self.shaped]
         # With at most one constrained seat that looks at more than lengths, the patterns the
         # outer bound keeps are all attained: that seat takes any of its hands with the pattern,
@@ -1591,7 +1596,7 @@ class _Proof:
         codes, points, pooled_cells, low, high = deal_stats(owner, self.free)
         for s in self.j.unseen_seats:
             k = SEATS.index(s)
-            pats = _PAT_OF14[codes[:, k]]
+            pats = PAT_OF14[codes[:, k]]
             self.seen[s].add(np.bincount(pats, minlength=len(ALL_PATTERNS)), weight)
             self.note_hcp(s, points[:, k], points[:, k])
         if len(self.free) >= 2:  # the free seats may share their cards out in any other way
@@ -1608,7 +1613,7 @@ class _Proof:
         if len(cells):
             self.pools[cells] = True
             self.below = _at_or_above(self.pools.reshape(14, 14, 14, 14)).ravel()
-            fits = self.below[_PAT14]
+            fits = self.below[PAT14]
             for s in self.j.free:
                 self.seen[s].note(fits & ~self.pooled)
             self.pooled = fits

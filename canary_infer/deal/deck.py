@@ -13,12 +13,12 @@ from itertools import chain
 
 import numpy as np
 
-from canary_infer.bridge.cards import RANKS, SEATS, SUITS, Deal, Hand
+from canary_infer.bridge.cards import HCP, RANKS, SEATS, SUITS, Deal, Hand
 from canary_infer.engine import kernels
 from canary_infer.engine.tables import Available, _truth, class_table, suit_classes
-from canary_infer.language.expr import TRUE, Cmp, Node, Pattern, Shape
+from canary_infer.language.expr import TRUE, Node
 
-RANK_HCP = np.array([4, 3, 2, 1] + [0] * 9, np.int64)
+RANK_HCP = np.array([HCP.get(r, 0) for r in RANKS], np.int64)  # A K Q J = 4 3 2 1, in RANKS order
 CARD_HCP = np.tile(RANK_HCP, 4)  # card index = suit * 13 + rank (A=0 .. 2=12)
 CARD_SUIT = np.repeat(np.arange(4), 13)
 CARD_RANK = np.tile(np.arange(13), 4)
@@ -82,22 +82,6 @@ def _available(unseen: np.ndarray) -> Available:
         hon.append(int(sum(1 << r for r in range(6) if u[r])))
         small.append(int(u[6:].sum()))
     return Available(tuple(hon), tuple(small))
-
-
-def _length_only(f: Node) -> bool:
-    if isinstance(f, (Pattern, Shape)):
-        return True
-    if isinstance(f, Cmp):
-        return all(ft.name == "len" and ft.suit for _, ft in f.terms)
-    return all(_length_only(c) for c in f.children())
-
-
-def _hcp_only(f: Node) -> bool:
-    if isinstance(f, (Pattern, Shape)):
-        return False
-    if isinstance(f, Cmp):
-        return all(ft.name == "hcp" and ft.suit is None for _, ft in f.terms)
-    return all(_hcp_only(c) for c in f.children())
 
 
 @dataclass

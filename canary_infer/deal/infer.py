@@ -25,7 +25,6 @@ from canary_infer.bridge.auction import SEATS, Auction, next_seat
 from canary_infer.bridge.cards import SUITS, Hand
 from canary_infer.caches import Bounded
 from canary_infer.deal import DEFAULT_BUDGET
-from canary_infer.deal.deck import _length_only as length_only
 from canary_infer.engine.slam import SlamFacts, slam_facts
 from canary_infer.engine.tables import (
     ALL_PATTERNS,
@@ -37,7 +36,7 @@ from canary_infer.engine.tables import (
     build_seat,
     solve,
 )
-from canary_infer.language.expr import TRUE, Node, conj, evaluate, feats
+from canary_infer.language.expr import TRUE, Node, conj, evaluate, feats, lengths_only
 from canary_infer.system.model import CallNode, System, load_system, read_auction
 
 if TYPE_CHECKING:
@@ -383,7 +382,7 @@ class Inferencer:
         if key in self._tables:
             return self._tables[key]
         patterns = None
-        if len(formulas) > 1 and length_only(formulas[-1]):
+        if len(formulas) > 1 and lengths_only(formulas[-1]):
             # a call that shows lengths only (most relay answers): the earlier calls' table,
             # kept to the patterns it allows
             parent = self._table_chain(formulas[:-1], avail, aux, honour_cap)

@@ -52,11 +52,10 @@ from canary_infer.bridge.cards import SEATS, SUITS, Hand
 from canary_infer.deal import DEFAULT_BUDGET
 from canary_infer.deal.deck import (
     CARD_HCP,
+    RANK_HCP,
     SeatView,
     _available,
     _card_mask,
-    _hcp_only,
-    _length_only,
     _span,
     classes_of,
     deal_of,
@@ -68,7 +67,9 @@ from canary_infer.deal.deck import (
 from canary_infer.engine.tables import (
     ALL_PATTERNS,
     NHCP,
+    PAT_INDEX,
     PAT_LENGTHS,
+    RADIX14,
     Available,
     SeatTable,
     _truth,
@@ -76,9 +77,8 @@ from canary_infer.engine.tables import (
     free_ph,
     unique,
 )
-from canary_infer.language.expr import TRUE, Node, conj, evaluate
+from canary_infer.language.expr import TRUE, Node, conj, evaluate, hcp_only, lengths_only
 
-_PAT_INDEX = {p: i for i, p in enumerate(ALL_PATTERNS)}
 _TWO64 = 1 << 64
 
 
@@ -123,7 +123,7 @@ _HYPER = [np.array([[math.comb(u - q, p) if q <= u and p <= u - q else 0 for p i
                    np.float64) for u in range(14)]  # _HYPER[u][q, p]: p of the u - q cards left
 _SUB = np.array([(a, k, q, j) for a in range(5) for k in range(5) for q in range(5) for j in range(5)], np.int64)
 _SUB_N = _SUB.sum(axis=1)
-_SUB_H = _SUB @ np.array([4, 3, 2, 1])
+_SUB_H = _SUB @ RANK_HCP[:4]
 _BINOM = np.array([[math.comb(n, k) for k in range(53)] for n in range(53)], np.float64)
 _ONEHOT = np.zeros((len(_SUB), NHCP))
 _ONEHOT[np.arange(len(_SUB)), np.minimum(_SUB_H, NHCP - 1)] = _SUB_H < NHCP
@@ -248,7 +248,6 @@ class Answer:
 
 
 # --------------------------------------------------------------------------- dealing by shape
-_GRID = np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)
 _COMB = np.array([[math.comb(n, k) for k in range(14)] for n in range(14)], np.float64)
 
 
@@ -274,14 +273,14 @@ class _ShapePlan:
             self.anchor_pats = np.flatnonzero(j.tables[anchor].ph.sum(axis=1) > 0)
             start = self.u[None, :] - PAT_LENGTHS[self.anchor_pats]
         start = start[(start >= 0).all(axis=1) & (start.sum(axis=1) == after + 13 * len(seats))]
-        reach = [unique(start @ _GRID)]
+        reach = [unique(start @ RADIX14)]
         moves = []  # per seat: its cells, each cell less each pattern, and which of those fit
         for s in seats:
-            cells = np.stack([(reach[-1] // q) % 14 for q in _GRID], axis=1)
+            cells = np.stack([(reach[-1] // q) % 14 for q in RADIX14], axis=1)
             less = cells[:, None, :] - PAT_LENGTHS[self.pats[s]][None, :, :]
             fits = (less >= 0).all(axis=2)
             moves.append((cells, less, fits))
-            reach.append(unique(less[fits] @ _GRID))
+            reach.append(unique(less[fits] @ RADIX14))
         last = np.zeros(14 ** 4)
         last[reach[-1]] = 1.0
         self.ways = [last]
@@ -290,21 +289,21 @@ class _ShapePlan:
             p = PAT_LENGTHS[self.pats[seats[k]]]
             terms = np.zeros(fits.shape)
             c, i = np.nonzero(fits)
-            terms[c, i] = _COMB[cells[c], p[i]].prod(axis=1) * self.ways[0][less[c, i] @ _GRID]
+            terms[c, i] = _COMB[cells[c], p[i]].prod(axis=1) * self.ways[0][less[c, i] @ RADIX14]
             w = np.zeros(14 ** 4)
             if terms.shape[1]:  # added up pattern after pattern (a running sum): as one by one
                 w[reach[k]] = np.cumsum(terms, axis=1)[:, -1]
             self.ways.insert(0, w)
 
     def total(self) -> float:
-        return float(self.ways[0][self.u @ _GRID])
+        return float(self.ways[0][self.u @ RADIX14])
 
     def anchor_weights(self) -> np.ndarray:
         """Per pattern of the anchor: the ways to deal these seats from what it leaves."""
         left = self.u[None, :] - PAT_LENGTHS[self.anchor_pats]
         ok = (left >= 0).all(axis=1)
         w = np.zeros(len(ALL_PATTERNS))
-        w[self.anchor_pats[ok]] = self.ways[0][left[ok] @ _GRID]
+        w[self.anchor_pats[ok]] = self.ways[0][left[ok] @ RADIX14]
         return w
 
     def place(self, owner: np.ndarray, rng: np.random.Generator) -> None:
@@ -316,14 +315,14 @@ class _ShapePlan:
             r = free.sum(axis=2)
             p = PAT_LENGTHS[self.pats[s]]  # (P, 4)
             want = np.zeros((n, 4), np.int64)
-            codes, inv = unique(r @ _GRID, inverse=True)
+            codes, inv = unique(r @ RADIX14, inverse=True)
             inv = inv.ravel()
             for g in range(len(codes)):
                 members = np.flatnonzero(inv == g)
                 rg = r[members[0]]
                 fits = (p <= rg).all(axis=1)
                 w = np.where(fits, _COMB[rg[None, :], np.minimum(p, 13)].prod(axis=1), 0.0)
-                w[fits] *= self.ways[k + 1][(rg - p[fits]) @ _GRID]
+                w[fits] *= self.ways[k + 1][(rg - p[fits]) @ RADIX14]
                 cum = np.cumsum(w)
                 pick = np.minimum(np.searchsorted(cum, rng.random(len(members)) * cum[-1], side="right"), len(p) - 1)
                 want[members] = p[pick]
@@ -536,7 +535,7 @@ class Joint:
         (x,) = self.constrained
         t = self.tables[x]
         nu = int(self.unseen.sum())
-        hu = int((self._u_comp() * np.array([4, 3, 2, 1])).sum())
+        hu = int((self._u_comp() * RANK_HCP[:4]).sum())
         cap = self.lite_cap(self.known)
         by_hcp = t.ph.sum(axis=0)
         if not by_hcp.any():
@@ -620,7 +619,7 @@ class Joint:
         if self.known is not None and seat == self.known[0]:
             h = self.known[1]
             pc = [0] * len(ALL_PATTERNS)
-            pc[_PAT_INDEX[h.lengths]] = 1
+            pc[PAT_INDEX[h.lengths]] = 1
             hc = [0] * NHCP
             hc[h.hcp] = 1
             return _distribution(pc, hc, 1, True)
@@ -630,7 +629,7 @@ class Joint:
         k = SEATS.index(seat)
         cls = classes_of(owner, k)
         lens = cls // 64
-        pidx = np.array([_PAT_INDEX[tuple(r)] for r in lens.tolist()], np.int64) if len(owner) else np.zeros(0, int)
+        pidx = np.array([PAT_INDEX[tuple(r)] for r in lens.tolist()], np.int64) if len(owner) else np.zeros(0, int)
         pc = np.bincount(pidx, minlength=len(ALL_PATTERNS))
         hc = np.bincount((owner == k).astype(np.int64) @ CARD_HCP, minlength=NHCP) if len(owner) else np.zeros(NHCP)
         return _distribution(pc, hc, len(owner), False)
@@ -655,11 +654,11 @@ class Joint:
                 if t is not None:
                     return Answer(question, seat, int(round(t.hands)) * _multinomial(nu - 13, len(self.free) - 1),
                                   total, True)
-            elif _length_only(formula):
+            elif lengths_only(formula):
                 pc = self._exact_patterns()[seat]
                 ok = _truth(formula, len(ALL_PATTERNS), lambda f: PAT_LENGTHS[:, SUITS.index(f.suit)])
                 return Answer(question, seat, sum(c for c, o in zip(pc, ok, strict=True) if o), total, True)
-            elif _hcp_only(formula):
+            elif hcp_only(formula):
                 hc = self._exact_hcp()[seat]
                 ok = _truth(formula, NHCP, lambda f: np.arange(NHCP))
                 return Answer(question, seat, sum(c for c, o in zip(hc, ok, strict=True) if o), total, True)
@@ -713,7 +712,7 @@ class Joint:
         known_seat = SEATS.index(self.known[0]) if self.known else None
         if any(t.hands <= 0 for t in self.tables.values()):
             return np.zeros((0, 52), np.int8)
-        shaped = [s for s in self.constrained if _length_only(self.formulas[s])]
+        shaped = [s for s in self.constrained if lengths_only(self.formulas[s])]
         general = [s for s in self.constrained if s not in shaped]
         anchor = min(general, key=lambda s: self.tables[s].hands) if general else None
         others = [s for s in general if s != anchor]

@@ -457,6 +457,12 @@ PAT_CODE = np.array([(a << 12) | (b << 8) | (c << 4) | d for a, b, c, d in ALL_P
 CODE_TO_PAT = np.full(1 << 16, -1, np.int64)
 CODE_TO_PAT[PAT_CODE] = np.arange(len(ALL_PATTERNS))
 PAT_LENGTHS = np.array(ALL_PATTERNS, np.int64)
+PAT_INDEX = {p: i for i, p in enumerate(ALL_PATTERNS)}
+# four lengths (a pattern, or what is left of a suit's cards) as one base-14 number, and back
+RADIX14 = np.array([14 ** 3, 14 ** 2, 14, 1], np.int64)
+PAT14 = PAT_LENGTHS @ RADIX14
+PAT_OF14 = np.full(14 ** 4, -1, np.int64)
+PAT_OF14[PAT14] = np.arange(len(ALL_PATTERNS))
 NHCP = 38  # HCP 0..37
 
 
@@ -1919,12 +1925,10 @@ def _pure_length(n: Node) -> bool:
 
 
 _PAT_LENS = [np.array([p[i] for p in ALL_PATTERNS], np.int64) for i in range(4)]
-_PAT_ID = np.full(14**4, -1, np.int64)
-_PAT_ID[[((a * 14 + b) * 14 + c) * 14 + d for a, b, c, d in ALL_PATTERNS]] = np.arange(len(ALL_PATTERNS))
 
 
 def _pattern_index(s, h, d, c) -> np.ndarray:
-    return _PAT_ID[((s * 14 + h) * 14 + d) * 14 + c]
+    return PAT_OF14[((s * 14 + h) * 14 + d) * 14 + c]
 
 
 @lru_cache(maxsize=4096)

@@ -294,6 +294,16 @@ def feats(n: Node) -> set[Feat]:
     return out
 
 
+def lengths_only(n: Node) -> bool:
+    """Whether a formula looks at suit lengths only (a relay answer's shape, say)."""
+    return all(f.name == "len" and f.suit is not None for f in feats(n))
+
+
+def hcp_only(n: Node) -> bool:
+    """Whether a formula looks at the hand's HCP total only."""
+    return all(f.name == "hcp" and f.suit is None for f in feats(n))
+
+
 # --------------------------------------------------------------------------- building
 class Definition:
     """A named formula from a system file (``define name(x, y) = ...``); its parse tree is read
