@@ -108,6 +108,17 @@ def test_opponents_calls_are_in_parentheses(system):
     assert node(system, "2S", "2N", "(3D)", "X").meaning == "5-1-3-4"
 
 
+def test_a_source_cited_inside_a_meaning_is_not_the_lines_source(tmp_path):
+    s = load(tmp_path, 'schedule ask(M)  "shape [A9]"  [A1-2]\n  step 1  "{M} [A8]"  [A3]  = M >= 5\n'
+                       'tree opening\n  1C  "strong: \'17+\' [A5]"  [A4, A6]\n'
+                       '      = hcp >= 17 unless hcp >= 16  "why [A7]"  [A7-8]\n'
+                       '    priority 1D > 1H  "why [A9]"  [A10]\n'
+                       '    1D  "d"  [A11]\n    1H  "h"  [A12]\n')
+    assert (s.schedules["ask"].source, s.schedules["ask"].steps[0].source) == ("A1-2", "A3")
+    assert node(s, "1C").source == "A4, A6" and node(s, "1C").rule.rules[0].src == "A7-8"
+    assert node(s, "1C").rule.priorities[0][1:] == ("why [A9]", "A10")
+
+
 # --------------------------------------------------------------------------- malformed files
 def test_tabs_in_indentation(tmp_path):
     e = load_error(tmp_path, 'tree opening\n  1C "strong" [A1]\n\t  = hcp >= 17\n')

@@ -1396,6 +1396,11 @@ _UNLESS = re.compile(r"^(.+?)\s+unless\s+(.+)$")
 _FEATURE_WORD = re.compile(r"^\w+$")
 
 
+def _source(text: str):
+    """The ``[source]`` of a line's tail: outside its quoted meaning (which may cite one itself)."""
+    return _SOURCE.search(_MEANING.sub('""', text))
+
+
 def _strip_comment(line: str) -> str:
     out, quoted, bracket = [], False, False
     for ch in line:
@@ -1549,7 +1554,7 @@ class _Loader:
         if not m:
             self.fail(path, no, "expected 'schedule name(params) \"meaning\" [source]'")
         rest = m.group(3)
-        mm, ms = _MEANING.search(rest), _SOURCE.search(rest)
+        mm, ms = _MEANING.search(rest), _source(rest)
         params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
         bad = [p for p in params if p not in _VARS]
         if bad:
@@ -1570,7 +1575,7 @@ class _Loader:
             self.fail(path, no, f"'{bad[0]}' cannot be a block's parameter: use one letter other than C D H S N")
         if m.group(1) in self.system.blocks:
             self.fail(path, no, f"block '{m.group(1)}' is defined twice")
-        mm, ms = _MEANING.search(m.group(3)), _SOURCE.search(m.group(3))
+        mm, ms = _MEANING.search(m.group(3)), _source(m.group(3))
         root = RuleNode(None, line=no, path=path)
         self.system.blocks[m.group(1)] = Block(m.group(1), params, mm.group(1) if mm else "",
                                                ms.group(1) if ms else "", root, no, path)
@@ -1593,7 +1598,7 @@ class _Loader:
         meaning = _MEANING.search(head)
         if not meaning:
             self.fail(path, no, "a step needs a meaning in quotes")
-        src = _SOURCE.search(head)
+        src = _source(head)
         made = []
         for k, var in numbers:
             words, text = meaning.group(1), constraint.strip()
@@ -1698,7 +1703,7 @@ class _Loader:
         mm = _MEANING.search(tail)
         if mm:
             node.meaning = mm.group(1)
-        ms = _SOURCE.search(tail)
+        ms = _source(tail)
         if ms:
             node.source = ms.group(1)
         self._flags(node, flags_before + _SOURCE.sub("", _MEANING.sub("", tail)).split(), path, no)
@@ -1770,7 +1775,7 @@ class _Loader:
             except ValueError as e:
                 self.fail(path, no, f"in priority: {e}")
             tail = mm.group(2) or ""
-            why, src = _MEANING.search(tail), _SOURCE.search(tail)
+            why, src = _MEANING.search(tail), _source(tail)
             node.priorities.append((order, why.group(1) if why else "", src.group(1) if src else ""))
             return
         if body.startswith("same as"):
@@ -1862,7 +1867,7 @@ class _Loader:
         m = _UNLESS.match(text)
         if m:
             text, rest = m.group(1).strip(), m.group(2).strip()
-            mw, ms = _MEANING.search(rest), _SOURCE.search(rest)
+            mw, ms = _MEANING.search(rest), _source(rest)
             why, src = (mw.group(1) if mw else ""), (ms.group(1) if ms else "")
             wider = _SOURCE.sub("", _MEANING.sub("", rest)).strip()
             try:
