@@ -128,7 +128,8 @@ def test_tabs_in_indentation(tmp_path):
 def test_unknown_word_at_the_margin(tmp_path):
     e = load_error(tmp_path, "define a = hcp >= 1\n\nfoo bar\n")
     assert e.line == 3
-    assert "expected 'define', 'schedule', 'option' or 'tree'" in e.reason and "foo bar" in e.reason
+    assert "expected 'define', 'schedule', 'block', 'apply', 'option' or 'tree'" in e.reason and "foo bar" in e.reason
+    assert "(column 1)" in e.reason
 
 
 @pytest.mark.parametrize("text,line,token", [
@@ -233,6 +234,22 @@ def test_continuing_a_tree_at_a_missing_call(tmp_path):
 def test_words_after_a_call_must_be_flags(tmp_path):
     e = load_error(tmp_path, 'tree opening\n  1S spades [A1]\n')
     assert e.line == 2 and "unexpected 'spades'" in e.reason
+
+
+def test_a_line_that_breaks_the_grammar_names_its_column(tmp_path):
+    e = load_error(tmp_path, 'tree opening\n  1S  "spades"  [A1]  forcing  spades\n')
+    assert e.line == 2 and "unexpected 'spades'" in e.reason and "(column 32)" in e.reason
+    e = load_error(tmp_path, 'schedule ask(M)  "shape"\n  step 1  "{M}"  = M >= 5\n  delete steps 1 if: M >= 6\n')
+    assert e.line == 3 and "delete steps 2, 5 if impossible" in e.reason and "(column 20)" in e.reason
+
+
+def test_the_documented_grammar_is_the_parsers():
+    from pathlib import Path
+
+    from canary_infer.system import parser
+
+    assert parser.GRAMMAR == (Path(parser.__file__).parent / "system.lark").read_text(encoding="utf-8")
+    assert parser._lark().source_grammar == parser.GRAMMAR
 
 
 def test_interpretation_needs_quotes(tmp_path):
