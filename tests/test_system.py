@@ -243,6 +243,27 @@ def test_a_line_that_breaks_the_grammar_names_its_column(tmp_path):
     assert e.line == 3 and "delete steps 2, 5 if impossible" in e.reason and "(column 20)" in e.reason
 
 
+@pytest.mark.parametrize("line,retired", [
+    ("  1S  \"s\"  [A1]\n    (any)  \"they bid\"  [A2]\n", "(any): write (other)"),
+    ("  1S  \"s\"  [A1]\n    2x for x in theirs  \"cue\"  [A2]\n", "the set 'theirs'"),
+    ("  1S  \"s\"  [A1]  game forcing\n", "'game forcing': write game-forcing"),
+    ("  1S  \"s\"  [A1]\n    4N if trump agreed  \"asks\"  [A2]\n", "the guard 'trump agreed'"),
+    ("  1S  \"s\"  [A1]  relays on\n", "the flag 'relays on'"),
+    ("  1S  \"s\"  [A1]\n      = when passed: hcp >= 9\n", "the condition 'passed'"),
+    ("  1S  \"s\"  [A1]\n      = when option x: hcp >= 9\n", "the condition 'option'"),
+    ("  1S  \"s\"  [A1]\n      = when relays on: hcp >= 9\n", "the condition 'relays'"),
+    ("  1S  \"s\"  [A1]\n      = maximum losers\n", "a feature after maximum"),
+])
+def test_retired_constructs_are_refused(tmp_path, line, retired):
+    e = load_error(tmp_path, "tree opening\n" + line)
+    assert "column" in e.reason, retired
+
+
+def test_apply_names_no_tree(tmp_path):
+    e = load_error(tmp_path, 'block kc(T)  "asks"\n  4N  "RKCB"  [B1]\napply kc(trump) where trump agreed in opening\n')
+    assert e.line == 3 and "apply BLOCK" in e.reason
+
+
 def test_the_documented_grammar_is_the_parsers():
     from pathlib import Path
 

@@ -67,7 +67,8 @@ class Pattern:
     level 0 is any level, ``*e``), ``next`` (the cheapest bid in a strain: a raise, a
     preference, a new suit at the cheapest level), ``jump`` (one level above ``next``),
     ``cheapest`` (the cheapest bid of all), ``step`` (the k-th bid above the last one),
-    ``other`` / ``any`` (every legal call that no other line at this point gives a meaning).
+    ``other`` (every legal call that no other line at this point gives a meaning; ``(other)`` for
+    the opponents).
 
     >>> str(Pattern.parse("1x")), str(Pattern.parse("(*e)")), str(Pattern.parse("jump y"))
     ('1x', '(*e)', 'jump y')
@@ -99,7 +100,7 @@ class Pattern:
             if strain in STRAINS and value[0] != "*":
                 return cls("call", opp, value)
             return cls("bid", opp, level=0 if value[0] == "*" else int(value[0]), strain=strain)
-        if kind == "word" and value in ("cheapest", "other", "any"):
+        if kind == "word" and value in ("cheapest", "other"):
             return cls(value, opp)
         if kind == "word":
             return cls("call", opp, str(Call.parse(value)))
@@ -113,8 +114,8 @@ class Pattern:
 
     @property
     def fills(self) -> bool:
-        """``other`` and ``any`` take only what no other line at the point takes."""
-        return self.kind in ("other", "any")
+        """``other`` takes only what no other line at the point takes."""
+        return self.kind == "other"
 
     def variables(self) -> tuple[str, ...]:
         return (self.strain,) if self.strain and self.strain not in STRAINS else ()
@@ -135,7 +136,7 @@ class Pattern:
 
 
 # --------------------------------------------------------------------------- suit sets and guards
-_SET_WORDS = ("suits", "majors", "minors", "new", "unbid", "ours", "theirs")
+_SET_WORDS = ("suits", "majors", "minors", "new", "unbid", "ours")
 
 
 def _check_set(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -166,7 +167,7 @@ class Binding:
 class Test:
     """One test of a guard (``if ...`` on a call) or of a rule condition (``when ...:``)."""
 
-    kind: str  # suit-eq suit-ne suit-in suit-not-in passed relays option trump chair vul forcing
+    kind: str  # suit-eq/-ne/-in/-above/-below below-* passed relays option chair vul forcing partner-long
     arg: str = ""
     items: tuple = ()
     lo: int = 0
@@ -187,7 +188,7 @@ class Test:
 
 _TEST_TEXT = {  # how the printer writes a test ({n} is "not " when negated)
     "suit-eq": "{arg} == {item}", "suit-ne": "{arg} != {item}", "suit-above": "{n}{arg} above {item}",
-    "suit-below": "{n}{arg} below {item}", "option": "{n}option {arg}", "trump": "{n}trump agreed",
+    "suit-below": "{n}{arg} below {item}", "option": "{n}option {arg}",
     "below-game": "{n}below game", "below-call": "{n}below {lo} {arg}", "below-game-in": "{n}below game in {arg}",
     "partner-long": "{n}partner long {arg}",
 }
@@ -252,7 +253,7 @@ class RuleNode:
     source: str = ""
     flags: tuple[str, ...] = ()
     trump: str | None = None
-    relays: str | None = None  # "on" | "off"
+    relays: str | None = None  # "off": relays are off from this call on
     rules: list[RuleSpec] = field(default_factory=list)
     covers: list[RuleSpec] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -357,21 +358,12 @@ def _ctx_test(t: Test, ctx: dict, node) -> bool:
     if t.kind == "chair":
         chair = ctx.get("chair") or (node.chair if node is not None else 0)
         return t.lo <= chair <= t.hi
-    if t.kind == "passed":
-        v = ctx.get("passed", node.passed if node is not None else False)
-        return v != t.neg
     if t.kind == "vul":
         v = ctx.get("vul")
         return v is not None and bool(v) != t.neg  # unknown: the rule adds nothing
-    if t.kind == "relays":
-        on = node.relays_on if node is not None else True
-        return on != t.neg
     if t.kind == "forcing":
         v = node.forced if node is not None else False
         return v != t.neg
-    if t.kind == "option":
-        opts = ctx.get("options") or (node.system.options_on if node is not None else set())
-        return (t.arg in opts) != t.neg
     if t.kind == "partner-long":  # unknown (no inference at hand): not long, the wider reading
         return (t.arg in (ctx.get("partner_long") or ())) != t.neg
     raise AssertionError(t.kind)
@@ -521,8 +513,8 @@ class CallNode:
     @property
     def relays_on(self) -> bool:
         for p in self.parts:
-            if p.rule.relays:
-                return p.rule.relays == "on"
+            if p.rule.relays:  # relays off
+                return False
         return self.parent.relays_on if self.parent is not None else True
 
     @property
@@ -652,7 +644,7 @@ class CallNode:
                 if denied:
                     parts.append(negate(disj([c.constraint(ctx, priorities, settled) for c in denied])))
             elif r.kind in ("maximum", "minimum"):
-                feat = r.args[0] if r.args else "hcp"
+                feat = "hcp"
                 shown = (ctx.get("shown") or {}).get(feat)
                 if shown:
                     lo, hi = shown
@@ -668,7 +660,7 @@ class CallNode:
     @property
     def relative(self) -> tuple[str, ...]:
         """The features this call reads relative to what the caller has shown (maximum/minimum)."""
-        return tuple(r.args[0] if r.args else "hcp" for r in self.rules if r.kind in ("maximum", "minimum"))
+        return tuple("hcp" for r in self.rules if r.kind in ("maximum", "minimum"))
 
     @property
     def asks(self) -> bool:
@@ -725,8 +717,8 @@ class System:
         self.definition_info: dict[str, DefinitionInfo] = {}
         self.schedules: dict[str, Schedule] = {}
         self.blocks: dict[str, Block] = {}
-        self.applies: list[tuple[str, str | None, int, str]] = []  # block, tree (None: both), line, path
-        self.applies_last: list[tuple[str, str | None, int, str]] = []  # the same, bound to the last suit bid
+        self.applies: list[tuple[str, int, str]] = []  # block, line, path
+        self.applies_last: list[tuple[str, int, str]] = []  # the same, bound to the last suit bid
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
@@ -763,7 +755,7 @@ class System:
                  self.schedules.items()},
                 dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
                 {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()},
-                [(b, t) for b, t, _, _ in self.applies], [(b, t) for b, t, _, _ in self.applies_last])
+                [b for b, _, _ in self.applies], [b for b, _, _ in self.applies_last])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -859,12 +851,12 @@ class System:
         for op, tok in items:
             if tok in SUIT_SETS:
                 got = list(SUIT_SETS[tok])
-            elif tok in ("new", "unbid", "ours", "theirs"):
+            elif tok in ("new", "unbid", "ours"):
                 ours = {c[1] for c, side in node.seq if side == "us" and len(c) == 2 and c[1] in "SHDC"}
                 theirs = {c[1] for c, side in node.seq if side == "them" and len(c) == 2 and c[1] in "SHDC"}
                 got = [s for s in SUIT_ORDER if (
                     s not in ours if tok == "new" else s not in ours | theirs if tok == "unbid"
-                    else s in ours if tok == "ours" else s in theirs)]
+                    else s in ours)]
             elif tok in env:
                 got = [env[tok]]
             elif tok in "SHDC":
@@ -896,8 +888,6 @@ class System:
                 ok = node.relays_on != t.neg
             elif t.kind == "option":
                 ok = (t.arg in self.options_on) != t.neg
-            elif t.kind == "trump":
-                ok = (node.trump is not None) != t.neg
             elif t.kind in ("below-game", "below-call", "below-game-in"):
                 continue  # a test of the call itself: see _call_guard
             else:
@@ -927,7 +917,7 @@ class System:
             cands = [str(Call.from_rank(ctx.last + 1))] if ctx.last + 1 < 35 else []
         elif pat.kind == "step":
             cands = [str(Call.from_rank(ctx.last + pat.k))] if ctx.last + pat.k < 35 else []
-        else:  # other / any: every legal call but a pass
+        else:  # other: every legal call but a pass
             cands = ["X", "XX"] + [str(Call.from_rank(r)) for r in range(ctx.last + 1, 35)]
         out = [c for c in cands if ctx.legal(c)]
         return [f"({c})" for c in out] if pat.opp else out
@@ -967,17 +957,15 @@ class System:
         asks = self._asks(node, seen)  # partner answers: no slam tools then
         if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump \
                 and not asks:
-            for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
-                if tree is None or tree == node.tree:
-                    blk = self.blocks[name]
-                    out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
+            for name, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
+                blk = self.blocks[name]
+                out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
         if self.applies_last and rank == 0 and node.parent is not None and not node.is_opponents \
                 and node.trump is None and not asks:
             last = _last_suit(node, lambda n: self._asks(n, seen))
-            for name, tree, _, _ in self.applies_last if last else ():
-                if tree is None or tree == node.tree:
-                    blk = self.blocks[name]
-                    out.append((APPLIED, blk.body.children, {blk.params[0]: last}, None))
+            for name, _, _ in self.applies_last if last else ():
+                blk = self.blocks[name]
+                out.append((APPLIED, blk.body.children, {blk.params[0]: last}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1336,10 +1324,8 @@ class _Loader:
         if tag in ("block", "tree"):
             return "tree", [self._block(item, path, no) if tag == "block" else self._tree(item, path, no)]
         if tag == "apply":
-            _, name, suit, tree = item
-            if tree is not None and tree not in TREES:
-                self.fail(path, no, f"no tree named '{tree}': the trees are {' and '.join(TREES)}")
-            (self.system.applies_last if suit == "last" else self.system.applies).append((name, tree, no, path))
+            _, name, suit = item
+            (self.system.applies_last if suit == "last" else self.system.applies).append((name, no, path))
             return "option", None
         _, name, text = item
         if name in self.system.options:
@@ -1592,7 +1578,7 @@ class _Loader:
         for blk in s.blocks.values():
             for c in blk.body.children:
                 self._check_static(c, set(blk.params) | {"trump"}, None)
-        for name, _tree, line, path in s.applies + s.applies_last:
+        for name, line, path in s.applies + s.applies_last:
             blk = s.blocks.get(name)
             if blk is None:
                 self.fail(path, line, f"no block named '{name}'")
@@ -1898,10 +1884,10 @@ def format_system(system: System) -> str:
         out.append(_head("block", blk))
         _print_body(blk.body, 2, out)
         out.append("")
-    for name, tree, _, _ in system.applies:
-        out.append(f"apply {name}(trump) where trump agreed" + (f" in {tree}" if tree else ""))
-    for name, tree, _, _ in system.applies_last:
-        out.append(f"apply {name}(last) where no trump agreed" + (f" in {tree}" if tree else ""))
+    for name, _, _ in system.applies:
+        out.append(f"apply {name}(trump) where trump agreed")
+    for name, _, _ in system.applies_last:
+        out.append(f"apply {name}(last) where no trump agreed")
     if system.applies or system.applies_last:
         out.append("")
     for name, tree in system.trees.items():

@@ -101,8 +101,7 @@ USAGE = {  # what a line starting with a keyword should say
     "note": 'expected note "..."',
     "interpretation": 'expected interpretation "..."',
     "=": "expected '= CONSTRAINT', '= when CONDITION: ...', '= denies ...', '= maximum', '= minimum' or "
-         "'= replaces FEATURE' (a condition: chair N, passed, vul, relays on|off, forcing, option NAME, "
-         "partner long X)",
+         "'= replaces FEATURE' (a condition: chair N, vul, forcing, partner long X)",
     "covers": "expected 'covers CONSTRAINT'",
     "priority": 'expected priority CALL > CALL "why" [source]',
     "same": "expected 'same as CALL CALL ...' (a path from the start of the tree)",
@@ -122,7 +121,7 @@ ELSEWHERE = {
     "in_define": "under a definition only 'note \"...\"' and 'interpretation \"...\"' lines may follow",
     "in_schedule": "a schedule holds 'step N \"meaning\" = constraint' and 'delete steps' lines",
 }
-FLAG_WORDS = "undefined, extension, relay, forcing, game-forcing, final, trump X, relays on|off"
+FLAG_WORDS = "undefined, extension, relay, forcing, game-forcing, final, trump X, relays off"
 
 
 def _why(body: str, start: str, col: int) -> str:
@@ -192,10 +191,10 @@ def _values():
             return ("block", str(c[0]), c[1], *_tail(c))
 
         def apply_trump(self, c):
-            return ("apply", str(c[0]), "trump", str(c[1]) if len(c) > 1 else None)
+            return ("apply", str(c[0]), "trump")
 
         def apply_last(self, c):
-            return ("apply", str(c[0]), "last", str(c[1]) if len(c) > 1 else None)
+            return ("apply", str(c[0]), "last")
 
         def option(self, c):
             return ("option", str(c[0]), _quoted(c[1]))
@@ -293,9 +292,6 @@ def _values():
         def option_test(self, c):
             return _test("option", c, arg=_words(c, "NAME")[0])
 
-        def trump_test(self, c):
-            return _test("trump", c)
-
         def partner_long(self, c):
             return _test("partner-long", c, arg=_words(c, "LETTER")[0])
 
@@ -306,14 +302,11 @@ def _values():
         def flag(self, c):
             return ("flag", str(c[0]))
 
-        def game_forcing(self, c):
-            return ("flag", "game-forcing")
-
         def trump(self, c):
             return ("trump", str(c[0]))
 
-        def relays_flag(self, c):
-            return ("relays", str(c[0]))
+        def relays_off(self, c):
+            return ("relays", "off")
 
         # ---------------------------------------------------------- lines under a call
         def rule_line(self, c):
@@ -370,7 +363,7 @@ def _values():
             return "cheaper"
 
         def relative(self, c):
-            return (str(c[0]), tuple(map(str, c[1:])))
+            return (str(c[0]), ())
 
         def replaces(self, c):
             return ("replaces", tuple(map(str, c)))
