@@ -245,6 +245,7 @@ def test_a_line_that_breaks_the_grammar_names_its_column(tmp_path):
 
 @pytest.mark.parametrize("line,retired", [
     ("  1S  \"s\"  [A1]\n    (any)  \"they bid\"  [A2]\n", "(any): write (other)"),
+    ("  1S  \"s\"  [A1]\n    anything  \"x\"  [A2]\n", "no call"),
     ("  1S  \"s\"  [A1]\n    2x for x in theirs  \"cue\"  [A2]\n", "the set 'theirs'"),
     ("  1S  \"s\"  [A1]  game forcing\n", "'game forcing': write game-forcing"),
     ("  1S  \"s\"  [A1]\n    4N if trump agreed  \"asks\"  [A2]\n", "the guard 'trump agreed'"),
@@ -267,10 +268,10 @@ def test_apply_names_no_tree(tmp_path):
 def test_the_documented_grammar_is_the_parsers():
     from pathlib import Path
 
-    from canary_infer.system import parser
+    from canary_infer.system import model, parser
 
     assert parser.GRAMMAR == (Path(parser.__file__).parent / "system.lark").read_text(encoding="utf-8")
-    assert parser._lark().source_grammar == parser.GRAMMAR
+    assert parser._lark().source_grammar == parser.GRAMMAR == model.GRAMMAR
 
 
 def test_interpretation_needs_quotes(tmp_path):

@@ -51,6 +51,7 @@ from canary_infer.language.expr import (
     parse_tree,
 )
 from canary_infer.language.features import FEATURES
+from canary_infer.system.parser import GRAMMAR as GRAMMAR  # the files' grammar, system.lark's text
 from canary_infer.system.parser import SystemFileError, parse_line, parse_pattern, strip_comment
 
 TREES = ("opening", "defence")

@@ -133,8 +133,8 @@ def _why(body: str, start: str, col: int) -> str:
         return USAGE[first]
     if start in ELSEWHERE:
         return f"{ELSEWHERE[start]}, got '{body[:20]}'"
-    if col == 1 or start == "pattern":
-        return f"expected a call (such as 1S, or (*e for e in suits)), got '{body[:20]}'"
+    if col <= len(first) or start == "pattern":  # within the line's first word
+        return f"expected a call (such as 1S, or (*e for e in suits)), got '{body[:20] if col == 1 else first}'"
     word = (body[col - 1:].split() or ["nothing"])[0]
     return f"unexpected '{word}' after the call (flags are {FLAG_WORDS}; meanings go in double quotes)"
 
