@@ -796,7 +796,7 @@ tree opening
       = hcp >= 11 unless good(x)  "settled"  [A6]
       = when chair 3..4 and not vul: hcp >= 9
       = denies 2x
-      = maximum hcp
+      = maximum
       = replaces losers
       interpretation "read so"
       note "a note"
@@ -813,7 +813,7 @@ tree opening
     s = sys_of(text)
     printed = format_system(s)
     assert load_text(printed) == s
-    for word in ("unless good(x)", "when chair 3..4 and not vul:", "denies 2x", "maximum hcp", "replaces losers",
+    for word in ("unless good(x)", "when chair 3..4 and not vul:", "denies 2x", "= maximum", "replaces losers",
                  "from first non-trump step", "include signoffs(x)", "other calls retain their meaning",
                  "same as 1x cheapest", "relays off", "if not passed", "game-forcing", "delete steps 2",
                  "option miles", "example AKQ32.K32.32.432", "priority 2H > 1H"):
@@ -833,7 +833,7 @@ WORDS = st.text(alphabet="abcdefghij klmno-+'.,()", min_size=1, max_size=20).map
 CONSTRAINTS = st.sampled_from(["hcp >= 11", "S >= 4 and H <= 3", "losers in 5..6", "not shape 4333 | 4432",
                                "pattern 5-3-1-4 | 6-x-x-4", "all y in majors: len(y) <= 5", "controls >= 3",
                                "when chair 3..4: hcp >= 9", "hcp >= 12 unless S >= 6", "denies siblings",
-                               "when passed: S >= 5", "maximum", "replaces hcp"])
+                               "when not vul: S >= 5", "maximum", "replaces hcp"])
 FLAGS = st.lists(st.sampled_from(["forcing", "relay", "undefined", "game-forcing"]), unique=True, max_size=2)
 
 

@@ -108,6 +108,17 @@ def test_opponents_calls_are_in_parentheses(system):
     assert node(system, "2S", "2N", "(3D)", "X").meaning == "5-1-3-4"
 
 
+def test_a_source_cited_inside_a_meaning_is_not_the_lines_source(tmp_path):
+    s = load(tmp_path, 'schedule ask(M)  "shape [A9]"  [A1-2]\n  step 1  "{M} [A8]"  [A3]  = M >= 5\n'
+                       'tree opening\n  1C  "strong: \'17+\' [A5]"  [A4, A6]\n'
+                       '      = hcp >= 17 unless hcp >= 16  "why [A7]"  [A7-8]\n'
+                       '    priority 1D > 1H  "why [A9]"  [A10]\n'
+                       '    1D  "d"  [A11]\n    1H  "h"  [A12]\n')
+    assert (s.schedules["ask"].source, s.schedules["ask"].steps[0].source) == ("A1-2", "A3")
+    assert node(s, "1C").source == "A4, A6" and node(s, "1C").rule.rules[0].src == "A7-8"
+    assert node(s, "1C").rule.priorities[0][1:] == ("why [A9]", "A10")
+
+
 # --------------------------------------------------------------------------- malformed files
 def test_tabs_in_indentation(tmp_path):
     e = load_error(tmp_path, 'tree opening\n  1C "strong" [A1]\n\t  = hcp >= 17\n')
@@ -117,7 +128,8 @@ def test_tabs_in_indentation(tmp_path):
 def test_unknown_word_at_the_margin(tmp_path):
     e = load_error(tmp_path, "define a = hcp >= 1\n\nfoo bar\n")
     assert e.line == 3
-    assert "expected 'define', 'schedule', 'option' or 'tree'" in e.reason and "foo bar" in e.reason
+    assert "expected 'define', 'schedule', 'block', 'apply', 'option' or 'tree'" in e.reason and "foo bar" in e.reason
+    assert "(column 1)" in e.reason
 
 
 @pytest.mark.parametrize("text,line,token", [
@@ -222,6 +234,44 @@ def test_continuing_a_tree_at_a_missing_call(tmp_path):
 def test_words_after_a_call_must_be_flags(tmp_path):
     e = load_error(tmp_path, 'tree opening\n  1S spades [A1]\n')
     assert e.line == 2 and "unexpected 'spades'" in e.reason
+
+
+def test_a_line_that_breaks_the_grammar_names_its_column(tmp_path):
+    e = load_error(tmp_path, 'tree opening\n  1S  "spades"  [A1]  forcing  spades\n')
+    assert e.line == 2 and "unexpected 'spades'" in e.reason and "(column 32)" in e.reason
+    e = load_error(tmp_path, 'schedule ask(M)  "shape"\n  step 1  "{M}"  = M >= 5\n  delete steps 1 if: M >= 6\n')
+    assert e.line == 3 and "delete steps 2, 5 if impossible" in e.reason and "(column 20)" in e.reason
+
+
+@pytest.mark.parametrize("line,retired", [
+    ("  1S  \"s\"  [A1]\n    (any)  \"they bid\"  [A2]\n", "(any): write (other)"),
+    ("  1S  \"s\"  [A1]\n    anything  \"x\"  [A2]\n", "no call"),
+    ("  1S  \"s\"  [A1]\n    2x for x in theirs  \"cue\"  [A2]\n", "the set 'theirs'"),
+    ("  1S  \"s\"  [A1]  game forcing\n", "'game forcing': write game-forcing"),
+    ("  1S  \"s\"  [A1]\n    4N if trump agreed  \"asks\"  [A2]\n", "the guard 'trump agreed'"),
+    ("  1S  \"s\"  [A1]  relays on\n", "the flag 'relays on'"),
+    ("  1S  \"s\"  [A1]\n      = when passed: hcp >= 9\n", "the condition 'passed'"),
+    ("  1S  \"s\"  [A1]\n      = when option x: hcp >= 9\n", "the condition 'option'"),
+    ("  1S  \"s\"  [A1]\n      = when relays on: hcp >= 9\n", "the condition 'relays'"),
+    ("  1S  \"s\"  [A1]\n      = maximum losers\n", "a feature after maximum"),
+])
+def test_retired_constructs_are_refused(tmp_path, line, retired):
+    e = load_error(tmp_path, "tree opening\n" + line)
+    assert "column" in e.reason, retired
+
+
+def test_apply_names_no_tree(tmp_path):
+    e = load_error(tmp_path, 'block kc(T)  "asks"\n  4N  "RKCB"  [B1]\napply kc(trump) where trump agreed in opening\n')
+    assert e.line == 3 and "apply BLOCK" in e.reason
+
+
+def test_the_documented_grammar_is_the_parsers():
+    from pathlib import Path
+
+    from canary_infer.system import model, parser
+
+    assert parser.GRAMMAR == (Path(parser.__file__).parent / "system.lark").read_text(encoding="utf-8")
+    assert parser._lark().source_grammar == parser.GRAMMAR == model.GRAMMAR
 
 
 def test_interpretation_needs_quotes(tmp_path):

@@ -46,8 +46,8 @@ from canary_infer.caches import CacheConfigError, default_folder, folder_setting
 ENV = "CANARY_INFER_SYSTEM_CACHE"
 MAGIC = b"canary-infer system 1\n"
 # the code whose objects an entry holds, or which decides what a loaded system is
-CODE = ("system/model.py", "language/expr.py", "language/features.py", "bridge/cards.py", "bridge/auction.py",
-        "system/cache.py")
+CODE = ("system/model.py", "system/parser.py", "system/system.lark", "language/expr.py", "language/features.py",
+        "bridge/cards.py", "bridge/auction.py", "system/cache.py")
 
 
 def folder() -> Path | None:

@@ -1,7 +1,8 @@
 """The system files: definitions, answer schedules, options and the call trees (second edition).
 
 The format is described, with examples, in ``constraints/README.md``; its grammar is
-:data:`GRAMMAR` below.  A file is read into *rule nodes* (:class:`RuleNode`): calls as
+``system.lark`` beside this module, the very text the parser (:mod:`canary_infer.system.parser`)
+reads every line with.  A file is read into *rule nodes* (:class:`RuleNode`): calls as
 written, which may be generic (``1x for x in D, H, S``, ``next y``, ``cheapest``, ``(*e for e
 in suits)``).  The auction tree a program walks is made of :class:`CallNode` objects: one
 concrete call each, built from the rule nodes as the tree is walked, with every suit variable
@@ -50,85 +51,15 @@ from canary_infer.language.expr import (
     parse_tree,
 )
 from canary_infer.language.features import FEATURES
+from canary_infer.system.parser import GRAMMAR as GRAMMAR  # the files' grammar, system.lark's text
+from canary_infer.system.parser import SystemFileError, parse_line, parse_pattern, strip_comment
 
 TREES = ("opening", "defence")
 FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing", "final")
 SUIT_ORDER = "SHDC"
 
-GRAMMAR = r"""
-file        := { line }
-line        := indent ( define | block | schedule | option | tree | step | delete | call | attribute ) [ comment ]
-define      := "define" NAME [ "(" VAR { "," VAR } ")" ] "=" CONSTRAINT
-block       := "block" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]   (calls indented under it)
-apply       := "apply" NAME "(" "trump" ")" "where" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
-               | "apply" NAME "(" "last" ")" "where" "no" "trump" "agreed" [ "in" ( "opening" | "defence" ) ]
-              (not after a call answered by a schedule or a relay: partner must answer it; "last" is
-              the last suit our side has bid, where no suit is agreed; none if that bid was a suit of
-              theirs or an answer to an asking call)
-schedule    := "schedule" NAME "(" [ VAR { "," VAR } ] ")" [ MEANING ] [ SOURCE ]
-step        := "step" ( INT | VAR "for" VAR "in" INT ".." INT ) [ MEANING ] [ SOURCE ] [ "=" CONSTRAINT ]
-delete      := "delete" "steps" INT { "," INT } "if" "impossible" ":" CONSTRAINT
-option      := "option" NAME MEANING
-tree        := "tree" ( "opening" | "defence" ) { PATTERN }
-call        := PATTERN { "for" VAR "in" SET } [ "if" GUARD ] [ MEANING ] [ SOURCE ] { FLAG }
-PATTERN     := CALL | "(" CALL ")"
-CALL        := BID | "P" | "X" | "XX" | "next" STRAIN | "jump" STRAIN | "cheapest" | "step" INT
-               | "other" | "any"
-BID         := ( "1".."7" | "*" ) STRAIN            (1N, 2y, *e)
-STRAIN      := "C" | "D" | "H" | "S" | "N" | VAR    (a VAR is one letter other than C D H S N)
-SET         := SETITEM { ( "," | "-" ) SETITEM }    (D, H, S   majors - M   new)
-SETITEM     := "S" | "H" | "D" | "C" | VAR | "suits" | "majors" | "minors" | "new" | "unbid"
-               | "ours" | "theirs"
-GUARD       := TEST { "and" TEST }
-TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] VAR ( "above" | "below" ) ( SUIT | VAR )
-               | [ "not" ] "passed" | [ "not" ] "below game" [ "in" ( SUIT | VAR ) ]
-               | [ "not" ] "below" LEVEL ( SUIT | VAR )
-               | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
-FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing" | "final"
-               | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
-              ("final": the call is to play; partner's pass after it is defined and says nothing,
-              unless a line of the call's own gives P a meaning)
-attribute   := "=" RULE | "covers" RULE | "note" MEANING | "interpretation" MEANING
-               | "priority" PATTERN ">" PATTERN { ">" PATTERN } [ MEANING ] [ SOURCE ]
-               | "same as" PATTERN { PATTERN } | "answers" NAME "(" [ SUIT { "," SUIT } ] ")"
-                 [ "from first non-trump step" ] | "example" HAND
-               | "other calls retain their meaning" | "include" NAME "(" [ SUIT { "," SUIT } ] ")"
-RULE        := [ "when" COND ":" ] ( CONSTRAINT | "denies" ( "siblings" | "cheaper" | PATTERN
-               { "," PATTERN } ) | "maximum" [ FEATURE ] | "minimum" [ FEATURE ] | "replaces"
-               FEATURE { "," FEATURE } )
-COND        := CTEST { "and" CTEST }
-CTEST       := "chair" INT [ ".." INT ] | [ "not" ] "passed" | [ "not" ] "vul" | "relays" ( "on" | "off" )
-               | [ "not" ] "forcing" | [ "not" ] "option" NAME | [ "not" ] "partner" "long" ( SUIT | VAR )
-              ("partner long X": the caller's partner has shown 5+ cards in X by his own calls; where
-              no inference is at hand the test is false, so use it to narrow a wider reading)
-MEANING     := '"' { any character but '"' } '"'
-SOURCE      := "[" { any character but "]" } "]"
-CONSTRAINT  := the constraint language of canary_infer.language.expr (to the end of the line)
-comment     := "#" { any character }               (outside quotes)
-"""
-
-
-class SystemFileError(ValueError):
-    """A system file that cannot be loaded: ``path``, ``line`` (1-based) and the reason."""
-
-    def __init__(self, path: str, line: int, reason: str):
-        super().__init__(f"{path}:{line}: {reason}")
-        self.path, self.line, self.reason = path, line, reason
-
-    def __reduce__(self):
-        return (type(self), (self.path, self.line, self.reason))
-
-
 # --------------------------------------------------------------------------- call patterns
 _VARS = {c for c in "ABEFGIJKLMOPQRTUVWXYZabcdefghijklmnopqrstuvwxyz"}
-_BODY = re.compile(
-    r"(?P<bid>(?P<lvl>[1-7*])(?P<strain>[A-Za-z])(?:T)?)"
-    r"|(?P<word>P|X|XX|Pass|Dbl|Rdbl|cheapest|other|any)"
-    r"|(?P<rel>next|jump)\s+(?P<rstrain>[A-Za-z])"
-    r"|step\s+(?P<step>\d+)"
-)
-
-
 @dataclass(frozen=True)
 class Pattern:
     """A call as written in a tree: concrete (``2N``, ``P``, ``(X)``) or symbolic.
@@ -137,7 +68,8 @@ class Pattern:
     level 0 is any level, ``*e``), ``next`` (the cheapest bid in a strain: a raise, a
     preference, a new suit at the cheapest level), ``jump`` (one level above ``next``),
     ``cheapest`` (the cheapest bid of all), ``step`` (the k-th bid above the last one),
-    ``other`` / ``any`` (every legal call that no other line at this point gives a meaning).
+    ``other`` (every legal call that no other line at this point gives a meaning; ``(other)`` for
+    the opponents).
 
     >>> str(Pattern.parse("1x")), str(Pattern.parse("(*e)")), str(Pattern.parse("jump y"))
     ('1x', '(*e)', 'jump y')
@@ -154,39 +86,28 @@ class Pattern:
 
     @classmethod
     def parse(cls, text: str) -> Pattern:
-        t = text.strip()
-        opp = t.startswith("(")
-        if opp:
-            if not t.endswith(")"):
-                raise ValueError(f"'{text}' opens a parenthesis it does not close")
-            t = t[1:-1].strip()
-        elif t.endswith(")"):
-            raise ValueError(f"'{text}' closes a parenthesis it does not open")
-        m = _BODY.fullmatch(t)
-        if not m or t in ("Pass", "Dbl", "Rdbl") or t.endswith("NT"):
-            raise ValueError(f"expected a call (1C..7N, P, X, XX) or a call pattern (1x, *e, next y, jump y, "
-                             f"cheapest, step 2, other), got '{text}'")
-        if m.group("bid"):
-            lvl, strain = m.group("lvl"), m.group("strain")
+        """A pattern from its text, read with the files' grammar (ValueError if it is none)."""
+        return cls.build(*parse_pattern(text))
+
+    @classmethod
+    def build(cls, opp: bool, kind: str, value) -> Pattern:
+        """A pattern from what the grammar read: ``bid`` 1x, ``word`` P, ``next`` y, ``jump`` y, ``step`` 2."""
+        if kind in ("bid", "next", "jump"):
+            strain = value[-1]
             if strain not in STRAINS and strain not in _VARS:
-                raise ValueError(f"'{strain}' in '{text}' is neither a strain nor a suit variable")
-            if strain in STRAINS and lvl != "*":
-                return cls("call", opp, f"{lvl}{strain}")
-            return cls("bid", opp, level=0 if lvl == "*" else int(lvl), strain=strain)
-        if m.group("word"):
-            w = m.group("word")
-            if w in ("cheapest", "other", "any"):
-                return cls(w, opp)
-            return cls("call", opp, str(Call.parse(w)))
-        if m.group("rel"):
-            s = m.group("rstrain")
-            if s not in STRAINS and s not in _VARS:
-                raise ValueError(f"'{s}' in '{text}' is neither a strain nor a suit variable")
-            return cls(m.group("rel"), opp, strain=s)
-        k = int(m.group("step"))
-        if not 1 <= k <= 34:
-            raise ValueError(f"step {k} is not a step (1 to 34)")
-        return cls("step", opp, k=k)
+                raise ValueError(f"'{strain}' in '{value}' is neither a strain nor a suit variable")
+            if kind != "bid":
+                return cls(kind, opp, strain=strain)
+            if strain in STRAINS and value[0] != "*":
+                return cls("call", opp, value)
+            return cls("bid", opp, level=0 if value[0] == "*" else int(value[0]), strain=strain)
+        if kind == "word" and value in ("cheapest", "other"):
+            return cls(value, opp)
+        if kind == "word":
+            return cls("call", opp, str(Call.parse(value)))
+        if not 1 <= value <= 34:
+            raise ValueError(f"step {value} is not a step (1 to 34)")
+        return cls("step", opp, k=value)
 
     @property
     def concrete(self) -> bool:
@@ -194,8 +115,8 @@ class Pattern:
 
     @property
     def fills(self) -> bool:
-        """``other`` and ``any`` take only what no other line at the point takes."""
-        return self.kind in ("other", "any")
+        """``other`` takes only what no other line at the point takes."""
+        return self.kind == "other"
 
     def variables(self) -> tuple[str, ...]:
         return (self.strain,) if self.strain and self.strain not in STRAINS else ()
@@ -216,23 +137,15 @@ class Pattern:
 
 
 # --------------------------------------------------------------------------- suit sets and guards
-_SET_WORDS = ("suits", "majors", "minors", "new", "unbid", "ours", "theirs")
+_SET_WORDS = ("suits", "majors", "minors", "new", "unbid", "ours")
 
 
-def _set_items(text: str) -> tuple[tuple[str, str], ...]:
-    """``D, H, S`` / ``majors - M`` / ``new`` as ((op, item), ...)."""
-    out, op = [], ","
-    for tok in re.findall(r"[A-Za-z_]+|[,-]|\S", text):
-        if tok in (",", "-"):
-            op = tok
-            continue
+def _check_set(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """``D, H, S`` / ``majors - M`` / ``new`` as the grammar read them: ((op, item), ...)."""
+    for _, tok in items:
         if tok not in _SET_WORDS and tok not in "SHDC" and tok not in _VARS:
             raise ValueError(f"'{tok}' is not a suit, a suit variable or a set of suits ({', '.join(_SET_WORDS)})")
-        out.append((op, tok))
-        op = ","
-    if not out:
-        raise ValueError("an empty set of suits")
-    return tuple(out)
+    return items
 
 
 def _set_text(items) -> str:
@@ -255,7 +168,7 @@ class Binding:
 class Test:
     """One test of a guard (``if ...`` on a call) or of a rule condition (``when ...:``)."""
 
-    kind: str  # suit-eq suit-ne suit-in suit-not-in passed relays option trump chair vul forcing
+    kind: str  # suit-eq/-ne/-in/-above/-below below-* passed relays option chair vul forcing partner-long
     arg: str = ""
     items: tuple = ()
     lo: int = 0
@@ -276,7 +189,7 @@ class Test:
 
 _TEST_TEXT = {  # how the printer writes a test ({n} is "not " when negated)
     "suit-eq": "{arg} == {item}", "suit-ne": "{arg} != {item}", "suit-above": "{n}{arg} above {item}",
-    "suit-below": "{n}{arg} below {item}", "option": "{n}option {arg}", "trump": "{n}trump agreed",
+    "suit-below": "{n}{arg} below {item}", "option": "{n}option {arg}",
     "below-game": "{n}below game", "below-call": "{n}below {lo} {arg}", "below-game-in": "{n}below game in {arg}",
     "partner-long": "{n}partner long {arg}",
 }
@@ -288,49 +201,18 @@ def _suit_or_var(v: str, p: str) -> str:
     return v
 
 
-def _parse_tests(text: str, allowed: tuple[str, ...]) -> tuple[Test, ...]:
-    tests = []
-    for part in re.split(r"\s+and\s+", text.strip()):
-        p = part.strip()
-        neg = p.startswith("not ")
-        body = p[4:].strip() if neg else p
-        if m := re.fullmatch(r"chair\s+([1-4])(?:\s*\.\.\s*([1-4]))?", body):
-            t = Test("chair", lo=int(m.group(1)), hi=int(m.group(2) or m.group(1)))
-            if t.lo > t.hi:
-                raise ValueError(f"'{p}': chair {t.lo}..{t.hi} is empty")
-        elif body in ("passed", "vul", "forcing"):
-            t = Test(body, neg=neg)
-        elif m := re.fullmatch(r"relays\s+(on|off)", body):
-            t = Test("relays", neg=m.group(1) == "off")
-        elif m := re.fullmatch(r"option\s+(\w+)", body):
-            t = Test("option", m.group(1), neg=neg)
-        elif body == "below game":
-            t = Test("below-game", neg=neg)
-        elif m := re.fullmatch(r"below\s+game\s+in\s+([A-Za-z])", body):
-            t = Test("below-game-in", _suit_or_var(m.group(1), p), neg=neg)
-        elif m := re.fullmatch(r"below\s+([1-7])\s*([A-Za-z])", body):
-            t = Test("below-call", _suit_or_var(m.group(2), p), lo=int(m.group(1)), neg=neg)
-        elif body in ("trump", "trump agreed"):
-            t = Test("trump", neg=neg)
-        elif m := re.fullmatch(r"partner\s+long\s+([A-Za-z])", body):
-            t = Test("partner-long", _suit_or_var(m.group(1), p), neg=neg)
-        elif m := re.fullmatch(r"([A-Za-z])\s*(==|!=)\s*([SHDC])", body):
-            t = Test("suit-eq" if m.group(2) == "==" else "suit-ne", m.group(1), (m.group(3),))
-        elif m := re.fullmatch(r"([A-Za-z])\s+(not\s+)?in\s+(.+)", body):
-            t = Test("suit-in", m.group(1), _set_items(m.group(3)), neg=bool(m.group(2)))
-        elif m := re.fullmatch(r"([A-Za-z])\s+(above|below)\s+([A-Za-z])", body):
-            t = Test(f"suit-{m.group(2)}", _suit_or_var(m.group(1), p), (_suit_or_var(m.group(3), p),), neg=neg)
-        else:
-            raise ValueError(f"cannot read the condition '{p}'")
-        if t.kind not in allowed:
-            raise ValueError(f"'{p}' is not a condition here ({', '.join(allowed)})")
-        tests.append(t)
-    return tuple(tests)
-
-
-GUARD_TESTS = ("suit-eq", "suit-ne", "suit-in", "suit-above", "suit-below", "passed", "relays", "option", "trump",
-               "below-game", "below-call", "below-game-in")
-RULE_TESTS = ("chair", "passed", "vul", "relays", "forcing", "option", "partner-long")
+def _check_test(t: Test) -> None:
+    """ValueError where a test the grammar read names something that is not a suit."""
+    if t.kind == "chair" and t.lo > t.hi:
+        raise ValueError(f"'{t}': chair {t.lo}..{t.hi} is empty")
+    if t.kind in ("suit-eq", "suit-ne") and t.items[0] not in "SHDC":
+        raise ValueError(f"'{t}': a suit variable is compared with a suit (S, H, D, C)")
+    if t.kind in ("below-game-in", "below-call", "partner-long", "suit-above", "suit-below"):
+        _suit_or_var(t.arg, str(t))
+    if t.kind in ("suit-above", "suit-below"):
+        _suit_or_var(t.items[0], str(t))
+    if t.kind == "suit-in":
+        _check_set(t.items)
 
 
 # --------------------------------------------------------------------------- what the files say
@@ -372,7 +254,7 @@ class RuleNode:
     source: str = ""
     flags: tuple[str, ...] = ()
     trump: str | None = None
-    relays: str | None = None  # "on" | "off"
+    relays: str | None = None  # "off": relays are off from this call on
     rules: list[RuleSpec] = field(default_factory=list)
     covers: list[RuleSpec] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -477,21 +359,12 @@ def _ctx_test(t: Test, ctx: dict, node) -> bool:
     if t.kind == "chair":
         chair = ctx.get("chair") or (node.chair if node is not None else 0)
         return t.lo <= chair <= t.hi
-    if t.kind == "passed":
-        v = ctx.get("passed", node.passed if node is not None else False)
-        return v != t.neg
     if t.kind == "vul":
         v = ctx.get("vul")
         return v is not None and bool(v) != t.neg  # unknown: the rule adds nothing
-    if t.kind == "relays":
-        on = node.relays_on if node is not None else True
-        return on != t.neg
     if t.kind == "forcing":
         v = node.forced if node is not None else False
         return v != t.neg
-    if t.kind == "option":
-        opts = ctx.get("options") or (node.system.options_on if node is not None else set())
-        return (t.arg in opts) != t.neg
     if t.kind == "partner-long":  # unknown (no inference at hand): not long, the wider reading
         return (t.arg in (ctx.get("partner_long") or ())) != t.neg
     raise AssertionError(t.kind)
@@ -641,8 +514,8 @@ class CallNode:
     @property
     def relays_on(self) -> bool:
         for p in self.parts:
-            if p.rule.relays:
-                return p.rule.relays == "on"
+            if p.rule.relays:  # relays off
+                return False
         return self.parent.relays_on if self.parent is not None else True
 
     @property
@@ -766,13 +639,13 @@ class CallNode:
                         denied += [c for c in sibs.values() if c is not self and c.defined and not c.is_opponents
                                    and _cheaper(c.call, me)]
                     else:
-                        call = self.system.resolve_one(Pattern.parse(a), self._main.env, self.parent)
+                        call = self.system.resolve_one(a, self._main.env, self.parent)
                         if call in sibs and sibs[call].defined:
                             denied.append(sibs[call])
                 if denied:
                     parts.append(negate(disj([c.constraint(ctx, priorities, settled) for c in denied])))
             elif r.kind in ("maximum", "minimum"):
-                feat = r.args[0] if r.args else "hcp"
+                feat = "hcp"
                 shown = (ctx.get("shown") or {}).get(feat)
                 if shown:
                     lo, hi = shown
@@ -788,7 +661,7 @@ class CallNode:
     @property
     def relative(self) -> tuple[str, ...]:
         """The features this call reads relative to what the caller has shown (maximum/minimum)."""
-        return tuple(r.args[0] if r.args else "hcp" for r in self.rules if r.kind in ("maximum", "minimum"))
+        return tuple("hcp" for r in self.rules if r.kind in ("maximum", "minimum"))
 
     @property
     def asks(self) -> bool:
@@ -845,8 +718,8 @@ class System:
         self.definition_info: dict[str, DefinitionInfo] = {}
         self.schedules: dict[str, Schedule] = {}
         self.blocks: dict[str, Block] = {}
-        self.applies: list[tuple[str, str | None, int, str]] = []  # block, tree (None: both), line, path
-        self.applies_last: list[tuple[str, str | None, int, str]] = []  # the same, bound to the last suit bid
+        self.applies: list[tuple[str, int, str]] = []  # block, line, path
+        self.applies_last: list[tuple[str, int, str]] = []  # the same, bound to the last suit bid
         self.options: dict[str, str] = {}
         self.trees: dict[str, RuleNode] = {}
         self.files: list[str] = []
@@ -883,7 +756,7 @@ class System:
                  self.schedules.items()},
                 dict(self.options), {k: _canon(v) for k, v in self.trees.items()},
                 {k: (v.params, v.meaning, v.source, _canon(v.body)) for k, v in self.blocks.items()},
-                [(b, t) for b, t, _, _ in self.applies], [(b, t) for b, t, _, _ in self.applies_last])
+                [b for b, _, _ in self.applies], [b for b, _, _ in self.applies_last])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, System) and self.canonical() == other.canonical()
@@ -979,12 +852,12 @@ class System:
         for op, tok in items:
             if tok in SUIT_SETS:
                 got = list(SUIT_SETS[tok])
-            elif tok in ("new", "unbid", "ours", "theirs"):
+            elif tok in ("new", "unbid", "ours"):
                 ours = {c[1] for c, side in node.seq if side == "us" and len(c) == 2 and c[1] in "SHDC"}
                 theirs = {c[1] for c, side in node.seq if side == "them" and len(c) == 2 and c[1] in "SHDC"}
                 got = [s for s in SUIT_ORDER if (
                     s not in ours if tok == "new" else s not in ours | theirs if tok == "unbid"
-                    else s in ours if tok == "ours" else s in theirs)]
+                    else s in ours)]
             elif tok in env:
                 got = [env[tok]]
             elif tok in "SHDC":
@@ -1016,8 +889,6 @@ class System:
                 ok = node.relays_on != t.neg
             elif t.kind == "option":
                 ok = (t.arg in self.options_on) != t.neg
-            elif t.kind == "trump":
-                ok = (node.trump is not None) != t.neg
             elif t.kind in ("below-game", "below-call", "below-game-in"):
                 continue  # a test of the call itself: see _call_guard
             else:
@@ -1047,7 +918,7 @@ class System:
             cands = [str(Call.from_rank(ctx.last + 1))] if ctx.last + 1 < 35 else []
         elif pat.kind == "step":
             cands = [str(Call.from_rank(ctx.last + pat.k))] if ctx.last + pat.k < 35 else []
-        else:  # other / any: every legal call but a pass
+        else:  # other: every legal call but a pass
             cands = ["X", "XX"] + [str(Call.from_rank(r)) for r in range(ctx.last + 1, 35)]
         out = [c for c in cands if ctx.legal(c)]
         return [f"({c})" for c in out] if pat.opp else out
@@ -1087,17 +958,15 @@ class System:
         asks = self._asks(node, seen)  # partner answers: no slam tools then
         if self.applies and rank == 0 and node.parent is not None and not node.is_opponents and node.trump \
                 and not asks:
-            for name, tree, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
-                if tree is None or tree == node.tree:
-                    blk = self.blocks[name]
-                    out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
+            for name, _, _ in self.applies:  # wherever a trump suit is agreed, at the lowest precedence
+                blk = self.blocks[name]
+                out.append((APPLIED, blk.body.children, {blk.params[0]: node.trump}, None))
         if self.applies_last and rank == 0 and node.parent is not None and not node.is_opponents \
                 and node.trump is None and not asks:
             last = _last_suit(node, lambda n: self._asks(n, seen))
-            for name, tree, _, _ in self.applies_last if last else ():
-                if tree is None or tree == node.tree:
-                    blk = self.blocks[name]
-                    out.append((APPLIED, blk.body.children, {blk.params[0]: last}, None))
+            for name, _, _ in self.applies_last if last else ():
+                blk = self.blocks[name]
+                out.append((APPLIED, blk.body.children, {blk.params[0]: last}, None))
         for p in node.parts:
             if p.rule.same_as is not None:
                 target = self._same_as_target(p, node, seen)
@@ -1382,33 +1251,7 @@ def _canon(r: RuleNode):
 
 
 # --------------------------------------------------------------------------- reading the files
-_MEANING = re.compile(r'"([^"]*)"')
-_SOURCE = re.compile(r"\[([^\]]*)\]")
-_DEFINE = re.compile(r"^define\s+(\w+)\s*(?:\(([^)]*)\))?\s*=\s*(.+)$")
-_SCHEDULE = re.compile(r"^schedule\s+(\w+)\s*\(([^)]*)\)\s*(.*)$")
-_STEP = re.compile(r"^step\s+(?:(\d+)|([A-Za-z])\s+for\s+\2\s+in\s+(\d+)\s*\.\.\s*(\d+))(?=\s|$)\s*(.*)$")
-_DELETE = re.compile(r"^delete\s+steps?\s+([\d,\s]+?)\s+if\s+impossible\s*:\s*(.+)$")
-_OPTION = re.compile(r'^option\s+(\w+)\s+"([^"]*)"\s*$')
-_ANSWERS = re.compile(r"^answers\s+(\w+)\s*\(([^)]*)\)\s*(from first non-trump step)?\s*$")
-_PATTERN_TOKEN = re.compile(r"^(\((?:[^()]*)\)|(?:next|jump)\s+[A-Za-z](?![\w])|step\s+\d+|[^\s\"\[]+)")
-_EXAMPLE = re.compile(r"^example\s+(\S+)\s*$")
-_UNLESS = re.compile(r"^(.+?)\s+unless\s+(.+)$")
-_FEATURE_WORD = re.compile(r"^\w+$")
-
-
-def _strip_comment(line: str) -> str:
-    out, quoted, bracket = [], False, False
-    for ch in line:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "[" and not quoted:
-            bracket = True
-        elif ch == "]" and not quoted:
-            bracket = False
-        if ch == "#" and not quoted and not bracket:
-            break
-        out.append(ch)
-    return "".join(out).rstrip()
+_STARTS = {"define": "in_define", "schedule": "in_schedule", "tree": "in_root", "nodes": "in_call"}
 
 
 class _Loader:
@@ -1421,111 +1264,90 @@ class _Loader:
 
     # ------------------------------------------------------------------ lines
     def load_text(self, text: str, path: str) -> None:
+        """Read one file: each line is parsed (see ``system.lark``) from what it stands under."""
         self.system.files.append(path)
         self.texts.append(text)
-        # (indent, kind, object) ; kind: tree | call | schedule | step | define
-        stack: list[tuple[int, str, object]] = []
+        stack: list[tuple[int, str, object]] = []  # (indent, kind, object): define schedule tree nodes option
         for no, raw in enumerate(text.splitlines(), 1):
-            lead = raw[: len(raw) - len(raw.lstrip())]
-            if "\t" in lead:
+            if "\t" in raw[: len(raw) - len(raw.lstrip())]:
                 self.fail(path, no, "indent with spaces, not tabs")
-            line = _strip_comment(raw)
+            line = strip_comment(raw)
             if not line.strip():
                 continue
             if line.count('"') % 2:
                 self.fail(path, no, "a meaning's closing quote is missing")
-            indent = len(line) - len(line.lstrip())
-            body = line.strip()
+            indent, body = len(line) - len(line.lstrip()), line.strip()
             if indent == 0:
-                stack = [(-1, *self._margin(body, path, no))]
+                stack = [(-1, *self._margin(parse_line(body, "margin", path, no), path, no))]
                 continue
-            if not stack:
-                self.fail(path, no, "indented line outside a tree, schedule or definition")
-            popped = None
-            while len(stack) > 1 and stack[-1][0] >= indent:
-                popped = stack.pop()[0]
-            top_indent, kind, obj = stack[-1]
-            if top_indent >= indent or (popped is not None and popped != indent):
-                self.fail(path, no, "indentation does not match any enclosing call")
-            if kind == "define":
-                self._define_attr(obj, body, path, no)
-                continue
-            if kind == "schedule":
-                if body.startswith("step ") or body.startswith("step\t"):
-                    stack.append((indent, "nodes", self._step(obj, body, path, no)))
-                    continue
-                if body.startswith("delete "):
-                    self._delete(obj, body, path, no)
-                    continue
-                if body.startswith(("note", "interpretation")):
-                    continue
-                self.fail(path, no, "a schedule holds 'step N \"meaning\" = constraint' and 'delete steps' lines")
-            parents: list[RuleNode] = obj  # the tree root, a call, or the steps of one step line
-            if self._is_attribute(body):
-                if kind == "tree" and not body.startswith(("covers", "note", "priority")):
-                    self.fail(path, no, f"expected a call, got '{body[:20]}'")
-                for p in parents:
-                    self._attribute(p, body, path, no)
-                continue
-            stack.append((indent, "nodes", [self._call(p, body, path, no) for p in parents]))
+            kind, obj = self._enclosing(stack, indent, path, no)
+            made = self._line(kind, obj, parse_line(body, _STARTS[kind], path, no, indent), path, no)
+            if made is not None:
+                stack.append((indent, "nodes", made))
 
-    def _is_attribute(self, body: str) -> bool:
-        return body.startswith(("=", "covers ", "note ", "note\"", "interpretation", "priority ", "same as",
-                                "answers ", "example ", "other calls retain", "include ")) or body in ("note", "covers")
+    def _enclosing(self, stack, indent: int, path, no):
+        """What an indented line stands under (the stack loses what it closes)."""
+        if not stack:
+            self.fail(path, no, "indented line outside a tree, schedule or definition")
+        popped = None
+        while len(stack) > 1 and stack[-1][0] >= indent:
+            popped = stack.pop()[0]
+        top_indent, kind, obj = stack[-1]
+        if top_indent >= indent or (popped is not None and popped != indent):
+            self.fail(path, no, "indentation does not match any enclosing call")
+        if kind not in _STARTS:
+            self.fail(path, no, "nothing is indented under an 'option' or an 'apply' line")
+        return kind, obj
 
-    def _margin(self, body, path, no):
-        if body.startswith("define "):
-            return "define", self._define(body, path, no)
-        if body.startswith("schedule "):
-            return "schedule", self._schedule(body, path, no)
-        if body.startswith("block "):
-            return "tree", [self._block(body, path, no)]
-        if body.startswith("apply "):
-            m = re.match(r"^apply\s+(\w+)\s*\(\s*(trump|last)\s*\)\s+where\s+(no\s+)?trump\s+agreed"
-                         r"(?:\s+in\s+(opening|defence))?\s*$", body)
-            if not m or (m.group(2) == "last") != bool(m.group(3)):
-                self.fail(path, no, "expected 'apply BLOCK(trump) where trump agreed' or 'apply BLOCK(last) where no "
-                                    "trump agreed' [in opening|defence]")
-            (self.system.applies_last if m.group(2) == "last" else self.system.applies).append(
-                (m.group(1), m.group(4), no, path))
+    def _line(self, kind: str, obj, item: tuple, path, no):
+        """Add an indented line to what it stands under; the rule nodes it makes, if any."""
+        tag = item[0]
+        if kind == "define":
+            getattr(obj, tag + "s").append(item[1])  # notes, interpretations
+        elif kind == "schedule":
+            if tag == "step":
+                return self._step(obj, item, path, no)
+            if tag == "delete":
+                self._delete(obj, item, path, no)
+        elif tag == "call":
+            return [self._call(p, item, path, no) for p in obj]  # the tree root, a call, or a line's steps
+        else:
+            for p in obj:
+                self._attribute(p, item, path, no)
+        return None
+
+    def _margin(self, item: tuple, path, no):
+        tag = item[0]
+        if tag == "define":
+            return "define", self._define(item, path, no)
+        if tag == "schedule":
+            return "schedule", self._schedule(item, path, no)
+        if tag in ("block", "tree"):
+            return "tree", [self._block(item, path, no) if tag == "block" else self._tree(item, path, no)]
+        if tag == "apply":
+            _, name, suit = item
+            (self.system.applies_last if suit == "last" else self.system.applies).append((name, no, path))
             return "option", None
-        if body.startswith("tree "):
-            return "tree", [self._tree(body, path, no)]
-        if body.startswith("option "):
-            m = _OPTION.match(body)
-            if not m:
-                self.fail(path, no, "expected 'option NAME \"what it changes\"'")
-            if m.group(1) in self.system.options:
-                self.fail(path, no, f"option '{m.group(1)}' is declared twice")
-            self.system.options[m.group(1)] = m.group(2)
-            return "option", None
-        self.fail(path, no, f"expected 'define', 'schedule', 'option' or 'tree' at the margin, got '{body[:20]}'")
+        _, name, text = item
+        if name in self.system.options:
+            self.fail(path, no, f"option '{name}' is declared twice")
+        self.system.options[name] = text
+        return "option", None
 
     # ------------------------------------------------------------------ definitions
-    def _define(self, body, path, no) -> DefinitionInfo:
-        m = _DEFINE.match(body)
-        if not m:
-            self.fail(path, no, "expected 'define name(params) = constraint'")
-        name, params, text = m.group(1), m.group(2), m.group(3).strip()
+    def _define(self, item, path, no) -> DefinitionInfo:
+        _, name, ps, text = item
         if name in self.system.definitions:
             self.fail(path, no, f"'{name}' is defined twice")
         if name in FEATURES or name in SUIT_SETS or (len(name) == 1 and name in "SHDC") or name == "trump":
             self.fail(path, no, f"'{name}' is a built-in word of the language; choose another name")
-        ps = tuple(p.strip() for p in params.split(",")) if params and params.strip() else ()
         try:
             tree = parse_tree(text)
         except ConstraintError as e:
             self.fail(path, no, str(e))
         self.system.definitions[name] = Definition(name, ps, tree, text)
-        env = {p: s for p, s in zip(ps, "SHDC", strict=False)}
         try:
-            try:
-                parse(text, self.system.definitions, env)
-            except ConstraintError as first:
-                try:
-                    Builder(self.system.definitions).number(tree, env)
-                except ConstraintError:
-                    raise first from None
+            self._usable(name, text, tree, {p: s for p, s in zip(ps, "SHDC", strict=False)})
         except ConstraintError as e:
             del self.system.definitions[name]
             self.fail(path, no, f"in '{name}': {e}")
@@ -1533,79 +1355,57 @@ class _Loader:
         self.system.definition_info[name] = info
         return info
 
-    def _define_attr(self, info: DefinitionInfo, body, path, no):
-        for word, target in (("note", info.notes), ("interpretation", info.interpretations)):
-            if body.startswith(word):
-                mm = _MEANING.fullmatch(body[len(word):].strip())
-                if not mm:
-                    self.fail(path, no, f'expected {word} "..."')
-                target.append(mm.group(1))
-                return
-        self.fail(path, no, "under a definition only 'note \"...\"' and 'interpretation \"...\"' lines may follow")
+    def _usable(self, name: str, text: str, tree, env: dict) -> None:
+        """A definition reads as a condition or as a number (ConstraintError if neither)."""
+        try:
+            parse(text, self.system.definitions, env)
+        except ConstraintError as first:
+            try:
+                Builder(self.system.definitions).number(tree, env)
+            except ConstraintError:
+                raise first from None
 
-    # ------------------------------------------------------------------ schedules
-    def _schedule(self, body, path, no) -> Schedule:
-        m = _SCHEDULE.match(body)
-        if not m:
-            self.fail(path, no, "expected 'schedule name(params) \"meaning\" [source]'")
-        rest = m.group(3)
-        mm, ms = _MEANING.search(rest), _SOURCE.search(rest)
-        params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
+    # ------------------------------------------------------------------ schedules and blocks
+    def _params(self, what: str, params, path, no) -> tuple[str, ...]:
         bad = [p for p in params if p not in _VARS]
         if bad:
-            self.fail(path, no, f"'{bad[0]}' cannot be a schedule's parameter: use one letter other than C D H S N")
-        sch = Schedule(m.group(1), params, mm.group(1) if mm else "", ms.group(1) if ms else "", line=no, path=path)
-        if sch.name in self.system.schedules:
-            self.fail(path, no, f"schedule '{sch.name}' is defined twice")
-        self.system.schedules[sch.name] = sch
+            self.fail(path, no, f"'{bad[0]}' cannot be a {what}'s parameter: use one letter other than C D H S N")
+        return params
+
+    def _schedule(self, item, path, no) -> Schedule:
+        _, name, params, meaning, source = item
+        sch = Schedule(name, self._params("schedule", params, path, no), meaning, source, line=no, path=path)
+        if name in self.system.schedules:
+            self.fail(path, no, f"schedule '{name}' is defined twice")
+        self.system.schedules[name] = sch
         return sch
 
-    def _block(self, body, path, no) -> RuleNode:
-        m = re.match(r"^block\s+(\w+)\s*\(([^)]*)\)\s*(.*)$", body)
-        if not m:
-            self.fail(path, no, "expected 'block name(params) \"meaning\" [source]'")
-        params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
-        bad = [p for p in params if p not in _VARS]
-        if bad:
-            self.fail(path, no, f"'{bad[0]}' cannot be a block's parameter: use one letter other than C D H S N")
-        if m.group(1) in self.system.blocks:
-            self.fail(path, no, f"block '{m.group(1)}' is defined twice")
-        mm, ms = _MEANING.search(m.group(3)), _SOURCE.search(m.group(3))
-        root = RuleNode(None, line=no, path=path)
-        self.system.blocks[m.group(1)] = Block(m.group(1), params, mm.group(1) if mm else "",
-                                               ms.group(1) if ms else "", root, no, path)
-        self._root = root
+    def _block(self, item, path, no) -> RuleNode:
+        _, name, params, meaning, source = item
+        params = self._params("block", params, path, no)
+        if name in self.system.blocks:
+            self.fail(path, no, f"block '{name}' is defined twice")
+        self._root = root = RuleNode(None, line=no, path=path)
+        self.system.blocks[name] = Block(name, params, meaning, source, root, no, path)
         return root
 
-    def _step(self, sch: Schedule, body, path, no) -> list[RuleNode]:
-        m = _STEP.match(body)
-        if not m:
-            self.fail(path, no, "expected 'step N \"meaning\" = constraint' or 'step k for k in 1..6 ...'")
-        rest = m.group(5)
-        if m.group(1):
-            numbers = [(int(m.group(1)), None)]
-        else:
-            lo, hi = int(m.group(3)), int(m.group(4))
-            if lo > hi or lo < 1:
-                self.fail(path, no, f"steps {lo}..{hi} are empty")
-            numbers = [(k, (m.group(2), k)) for k in range(lo, hi + 1)]
-        head, _, constraint = rest.partition("=")
-        meaning = _MEANING.search(head)
-        if not meaning:
-            self.fail(path, no, "a step needs a meaning in quotes")
-        src = _SOURCE.search(head)
+    def _step(self, sch: Schedule, item, path, no) -> list[RuleNode]:
+        """A step line: one step, or a step for each k of ``step k for k in 1..6``."""
+        _, var, lo, hi, meaning, source, rule = item
+        if var is not None and var[0] != var[1]:
+            self.fail(path, no, f"'step {var[0]} for {var[1]} in ...' names two variables: write "
+                                f"'step {var[0]} for {var[0]} in {lo}..{hi}'")
+        if var is not None and (lo > hi or lo < 1):
+            self.fail(path, no, f"steps {lo}..{hi} are empty")
         made = []
-        for k, var in numbers:
-            words, text = meaning.group(1), constraint.strip()
-            if var is not None:
-                words = _numeric_fill(words, var[0], k)
-                text = re.sub(rf"(?<![\w.]){var[0]}(?![\w(])", str(k), text)
+        for k in range(lo, hi + 1):
             if any(s.step == k for s in sch.steps):
                 self.fail(path, no, f"step {k} of '{sch.name}' is written twice")
-            node = RuleNode(None, meaning=words, source=src.group(1) if src else "", step=k, line=no, path=path)
-            if text:
+            words = meaning if var is None else _numeric_fill(meaning, var[0], k)
+            node = RuleNode(None, meaning=words, source=source, step=k, line=no, path=path)
+            if rule is not None:
                 try:
-                    node.rules.append(self._rule_spec(text, path, no, scope=set(sch.params)))
+                    node.rules.append(self._rule_spec(rule if var is None else _numbered(rule, var[0], k), path, no))
                 except SystemFileError as e:
                     self.fail(path, no, f"in step {k} of '{sch.name}': {e.reason}")
             node.schedule = sch.name
@@ -1613,99 +1413,56 @@ class _Loader:
             made.append(node)
         return made
 
-    def _delete(self, sch: Schedule, body, path, no):
-        m = _DELETE.match(body)
-        if not m:
-            self.fail(path, no, "expected 'delete steps 2, 5 if impossible: CONSTRAINT'")
-        nums = tuple(int(x) for x in re.findall(r"\d+", m.group(1)))
-        self._rule_spec(m.group(2), path, no, scope=set(sch.params))
-        sch.delete.append((nums, m.group(2).strip(), no))
+    def _delete(self, sch: Schedule, item, path, no):
+        _, nums, text = item
+        self._rule_spec(((), "formula", text, "", "", ""), path, no)
+        sch.delete.append((nums, text, no))
 
     # ------------------------------------------------------------------ trees
-    def _tree(self, body, path, no) -> RuleNode:
-        parts = body.split(None, 2)
-        if len(parts) < 2:
-            self.fail(path, no, "expected 'tree opening|defence [CALL ...]'")
-        name = parts[1]
+    def _tree(self, item, path, no) -> RuleNode:
+        _, name, calls = item
         if name not in TREES:
             self.fail(path, no, f"no tree named '{name}': the trees are {' and '.join(TREES)}")
         root = self.system.trees.setdefault(name, RuleNode(None, line=no, path=path))
         self._root = node = root
-        rest = parts[2] if len(parts) > 2 else ""
-        while rest.strip():
-            m = _PATTERN_TOKEN.match(rest.strip())
-            if m is None:
-                self.fail(path, no, f"expected the calls the tree's lines attach to, got '{rest.strip()[:20]}'")
-            tok = m.group(1)
-            rest = rest.strip()[len(tok):]
-            try:
-                pat = Pattern.parse(tok)
-            except ValueError as e:
-                self.fail(path, no, f"'{tok}' is not a call: {e}")
+        for t in calls:
+            pat = self._pattern(t, path, no)
             hit = [c for c in node.children if c.pattern == pat]
             if not hit:
                 where = " ".join(_rule_path(node, root))
-                self.fail(path, no, f"no call {tok} to attach to {'after ' + where if where else 'in tree ' + name}"
+                self.fail(path, no, f"no call {pat} to attach to {'after ' + where if where else 'in tree ' + name}"
                                     " (write it first)")
             node = hit[0]
         return node
 
-    def _call(self, parent: RuleNode, body, path, no) -> RuleNode:
-        m = _PATTERN_TOKEN.match(body)
-        if m is None:  # a quoted meaning or a reference with no call before it
-            self.fail(path, no, f"expected a call (such as 1S, or (*e for e in suits)), got '{body[:20]}'")
-        tok = m.group(1)
-        rest = body[len(tok):]
-        inner = re.fullmatch(r"\(\s*(\S+)\s+((?:for|if)\s.*)\)", tok)
-        if inner:  # (*e for e in suits): the clauses may stand inside the parentheses too
-            tok, rest = f"({inner.group(1)})", " " + inner.group(2) + rest
+    def _pattern(self, t: tuple, path, no, where: str = "") -> Pattern:
         try:
-            pat = Pattern.parse(tok)
+            return Pattern.build(*t)
         except (ValueError, AuctionError) as e:
-            self.fail(path, no, f"'{tok}' is not a call: {e}")
-        node = RuleNode(pat, line=no, path=path)
-        # for / if clauses come before the meaning; flags after it
-        q = min([i for i in (rest.find('"'), rest.find("[")) if i >= 0], default=len(rest))
-        clause_text, tail = rest[:q].strip(), rest[q:]
-        flags_before: list[str] = []
-        while clause_text:
-            if clause_text.startswith("for "):
-                mm = re.match(r"for\s+(\S+)\s+in\s+(.+?)(?=\s+(?:for|if)\s|$)", clause_text)
-                if not mm:
-                    self.fail(path, no, "expected 'for VAR in SET' (e.g. 'for x in D, H, S')")
-                if mm.group(1) not in _VARS:
-                    self.fail(path, no, f"'{mm.group(1)}' cannot be a suit variable: use one letter other than "
-                                        "C D H S N")
-                items = re.split(rf"\s+(?=(?:{'|'.join(FLAGS)})(?:\s|$))", mm.group(2), maxsplit=1)
-                try:
-                    node.bindings += (Binding(mm.group(1), _set_items(items[0])),)
-                except ValueError as e:
-                    self.fail(path, no, str(e))
-                flags_before += items[1].split() if len(items) > 1 else []
-                clause_text = clause_text[mm.end():].strip()
-            elif clause_text.startswith("if "):
-                mm = re.match(r"if\s+(.+?)(?=\s+for\s|$)", clause_text)
-                try:
-                    node.guard = _parse_tests(mm.group(1), GUARD_TESTS)
-                except ValueError as e:
-                    self.fail(path, no, str(e))
+            self.fail(path, no, f"{where}: {e}" if where else f"'{_pattern_text(t)}' is not a call: {e}")
+
+    def _call(self, parent: RuleNode, item, path, no) -> RuleNode:
+        _, t, clauses, meaning, source, flags = item
+        pat = self._pattern(t, path, no)
+        node = RuleNode(pat, meaning=meaning, source=source, line=no, path=path)
+        for clause in clauses:
+            if clause[0] == "for":
+                if clause[1] not in _VARS:
+                    self.fail(path, no, f"'{clause[1]}' cannot be a suit variable: use one letter other than C D H S N")
+                node.bindings += (Binding(clause[1], self._set(clause[2], path, no)),)
+            else:
+                node.guard = self._tests(clause[1], path, no)
                 if any(t.kind == "passed" for t in node.guard):
                     self.system.uses_passed = True
-                clause_text = clause_text[mm.end():].strip()
-            else:
-                flags_before += clause_text.split()
-                clause_text = ""
-        mm = _MEANING.search(tail)
-        if mm:
-            node.meaning = mm.group(1)
-        ms = _SOURCE.search(tail)
-        if ms:
-            node.source = ms.group(1)
-        self._flags(node, flags_before + _SOURCE.sub("", _MEANING.sub("", tail)).split(), path, no)
+        self._flags(node, flags, path, no)
+        return self._merged(parent, node, path, no)
+
+    def _merged(self, parent: RuleNode, node: RuleNode, path, no) -> RuleNode:
+        """The node added under its parent, or the line it continues (same call, bindings, guard)."""
         for sib in parent.children:
-            if sib.pattern == pat and sib.bindings == node.bindings and sib.guard == node.guard:
+            if sib.pattern == node.pattern and sib.bindings == node.bindings and sib.guard == node.guard:
                 if sib.meaning and node.meaning:
-                    where = " ".join(_rule_path(sib, self._root) or [tok])
+                    where = " ".join(_rule_path(sib, self._root) or [str(node.pattern)])
                     self.fail(path, no, f"{where} is already defined at {sib.path}:{sib.line}")
                 for attr in ("meaning", "source", "trump", "relays"):  # a second line adds what the first lacks
                     if getattr(node, attr) and not getattr(sib, attr):
@@ -1717,163 +1474,94 @@ class _Loader:
         parent.children.append(node)
         return node
 
-    def _flags(self, node: RuleNode, words: list[str], path, no):
-        i, flags = 0, []
-        while i < len(words):
-            w = words[i]
-            if w in FLAGS:
-                flags.append(w)
-            elif w == "game" and i + 1 < len(words) and words[i + 1] == "forcing":
-                flags.append("game-forcing")
-                i += 1
-            elif w == "trump" and i + 1 < len(words):
-                s = words[i + 1]
-                if s not in "SHDC" and s not in _VARS or len(s) != 1:
-                    self.fail(path, no, f"'trump {s}': name a suit (S, H, D, C) or a suit variable")
-                node.trump = s
-                i += 1
-            elif w == "relays" and i + 1 < len(words) and words[i + 1] in ("on", "off"):
-                node.relays = words[i + 1]
-                i += 1
-            else:
-                self.fail(path, no, f"unexpected '{w}' after the call (flags are {', '.join(FLAGS)}, trump X, "
-                                    "relays on|off; meanings go in double quotes)")
-            i += 1
-        if "undefined" in flags and "extension" in flags:
-            self.fail(path, no, "a call cannot be both undefined and an extension")
-        node.flags = tuple(dict.fromkeys(flags))
+    def _set(self, items, path, no):
+        try:
+            return _check_set(items)
+        except ValueError as e:
+            self.fail(path, no, str(e))
 
-    def _attribute(self, node: RuleNode, body: str, path: str, no: int) -> None:
-        if body.startswith("covers"):
-            spec = self._rule_spec(body[len("covers"):].strip(), path, no)
-            if spec.kind != "formula":
-                self.fail(path, no, "covers takes a constraint")
-            node.covers.append(spec)
-            return
-        if body.startswith("="):
-            node.rules.append(self._rule_spec(body[1:].strip(), path, no))
-            return
-        for word, target in (("interpretation", node.interpretations), ("note", node.notes)):
-            if body.startswith(word):
-                mm = _MEANING.fullmatch(body[len(word):].strip())
-                if not mm:
-                    self.fail(path, no, f'expected {word} "..."')
-                target.append(mm.group(1))
-                return
-        if body.startswith("priority"):
-            mm = re.match(r"^priority\s+(.+?)\s*(\".*|\[.*)?$", body)
-            chain = [t.strip() for t in mm.group(1).split(">")] if mm else []
-            if len(chain) < 2:
-                self.fail(path, no, 'expected priority CALL > CALL "why" [source]')
+    def _tests(self, found: list[dict], path, no) -> tuple[Test, ...]:
+        tests = tuple(Test(**d) for d in found)
+        for t in tests:
             try:
-                order = tuple(Pattern.parse(t) for t in chain)
-            except ValueError as e:
-                self.fail(path, no, f"in priority: {e}")
-            tail = mm.group(2) or ""
-            why, src = _MEANING.search(tail), _SOURCE.search(tail)
-            node.priorities.append((order, why.group(1) if why else "", src.group(1) if src else ""))
-            return
-        if body.startswith("same as"):
-            toks = body[len("same as"):].strip()
-            pats = []
-            while toks:
-                m = _PATTERN_TOKEN.match(toks)
-                try:
-                    pats.append(Pattern.parse(m.group(1)))
-                except ValueError as e:
-                    self.fail(path, no, f"in 'same as': {e}")
-                toks = toks[len(m.group(1)):].strip()
-            if not pats:
-                self.fail(path, no, "expected 'same as CALL CALL ...' (a path from the start of the tree)")
-            if node.same_as is not None:
-                self.fail(path, no, "a call has one 'same as'")
-            node.same_as = tuple(pats)
-            node.same_as_line = no
-            return
-        if body.startswith("answers"):
-            m = _ANSWERS.match(body)
-            if not m:
-                self.fail(path, no, "expected 'answers SCHEDULE(S, H, ...)' [from first non-trump step]")
-            args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
-            node.answers = (m.group(1), args, bool(m.group(3)))
-            node.answers_line = no
-            return
-        if body.startswith("example"):
-            m = _EXAMPLE.match(body)
-            if not m:
-                self.fail(path, no, "expected 'example HAND' (13 cards in PBN order S.H.D.C)")
-            from canary_infer.bridge.cards import Hand
-
-            try:
-                Hand.from_pbn(m.group(1))
-            except ValueError as e:
-                self.fail(path, no, f"example {m.group(1)}: {e}")
-            node.examples.append((m.group(1), no))
-            return
-        if body.startswith("include"):
-            m = re.match(r"^include\s+(\w+)\s*\(([^)]*)\)\s*$", body)
-            if not m:
-                self.fail(path, no, "expected 'include BLOCK(S, H, ...)'")
-            node.includes.append((m.group(1), tuple(a.strip() for a in m.group(2).split(",") if a.strip())))
-            node.include_lines = getattr(node, "include_lines", []) + [no]
-            return
-        if body == "other calls retain their meaning":
-            if node.pattern is None or not node.pattern.opp:
-                self.fail(path, no, "'other calls retain their meaning' belongs under an opponent's call")
-            node.inherit = True
-            return
-        self.fail(path, no, "expected a call, '= constraint', 'answers', 'same as', 'priority', 'example', "
-                            f"'note' or 'interpretation', got '{body[:25]}'")
-
-    def _rule_spec(self, text: str, path: str, no: int, scope=None) -> RuleSpec:
-        when: tuple[Test, ...] = ()
-        m = re.match(r"^when\s+(.+?)\s*:\s*(.*)$", text)
-        if m:
-            try:
-                when = _parse_tests(m.group(1), RULE_TESTS)
+                _check_test(t)
             except ValueError as e:
                 self.fail(path, no, str(e))
-            text = m.group(2)
-        text = text.strip()
-        if text.startswith("denies"):
-            arg = text[len("denies"):].strip()
-            if not arg:
-                self.fail(path, no, "expected 'denies siblings', 'denies cheaper' or 'denies CALL, CALL'")
-            args = tuple(a.strip() for a in arg.split(","))
-            for a in args:
-                if a not in ("siblings", "cheaper"):
-                    try:
-                        Pattern.parse(a)
-                    except ValueError as e:
-                        self.fail(path, no, f"in denies: {e}")
-            return RuleSpec("denies", text, when, args, line=no, path=path)
-        m = re.match(r"^(maximum|minimum|replaces)\b\s*(.*)$", text)
-        if m:
-            args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
-            bad = [a for a in args if a not in FEATURES]
-            if bad:
-                self.fail(path, no, f"'{bad[0]}' is not a feature (e.g. hcp, losers, controls)")
-            if m.group(1) == "replaces" and not args:
-                self.fail(path, no, "expected 'replaces FEATURE' (e.g. replaces hcp)")
-            if m.group(1) != "replaces" and len(args) > 1:
-                self.fail(path, no, f"{m.group(1)} takes one feature")
-            return RuleSpec(m.group(1), text, when, args, line=no, path=path)
-        wider = why = src = ""
-        m = _UNLESS.match(text)
-        if m:
-            text, rest = m.group(1).strip(), m.group(2).strip()
-            mw, ms = _MEANING.search(rest), _SOURCE.search(rest)
-            why, src = (mw.group(1) if mw else ""), (ms.group(1) if ms else "")
-            wider = _SOURCE.sub("", _MEANING.sub("", rest)).strip()
-            try:
-                parse_tree(wider)
-            except ConstraintError as e:
-                self.fail(path, no, f"after 'unless': {e}")
+        return tests
+
+    def _flags(self, node: RuleNode, flags, path, no):
+        words = []
+        for kind, word in flags:
+            if kind == "flag":
+                words.append(word)
+            elif kind == "relays":
+                node.relays = word
+            elif word not in "SHDC" and word not in _VARS:
+                self.fail(path, no, f"'trump {word}': name a suit (S, H, D, C) or a suit variable")
+            else:
+                node.trump = word
+        if "undefined" in words and "extension" in words:
+            self.fail(path, no, "a call cannot be both undefined and an extension")
+        node.flags = tuple(dict.fromkeys(words))
+
+    # ------------------------------------------------------------------ lines under a call
+    def _attribute(self, node: RuleNode, item: tuple, path: str, no: int) -> None:
+        tag = item[0]
+        if tag in ("rule", "covers"):
+            (node.rules if tag == "rule" else node.covers).append(self._rule_spec(item[1], path, no))
+        elif tag in ("note", "interpretation"):
+            getattr(node, tag + "s").append(item[1])
+        elif tag == "priority":
+            order = tuple(self._pattern(t, path, no, "in priority") for t in item[1])
+            node.priorities.append((order, item[2], item[3]))
+        elif tag == "same_as":
+            if node.same_as is not None:
+                self.fail(path, no, "a call has one 'same as'")
+            node.same_as = tuple(self._pattern(t, path, no, "in 'same as'") for t in item[1])
+            node.same_as_line = no
+        elif tag == "answers":
+            node.answers = item[1:]
+            node.answers_line = no
+        elif tag == "example":
+            self._example(node, item[1], path, no)
+        elif tag == "include":
+            node.includes.append(item[1:])
+            node.include_lines = getattr(node, "include_lines", []) + [no]
+        elif node.pattern is None or not node.pattern.opp:  # inherit
+            self.fail(path, no, "'other calls retain their meaning' belongs under an opponent's call")
+        else:
+            node.inherit = True
+
+    def _example(self, node: RuleNode, pbn: str, path, no) -> None:
+        from canary_infer.bridge.cards import Hand
+
         try:
-            parse_tree(text)
-        except ConstraintError as e:
-            self.fail(path, no, str(e))
-        return RuleSpec("formula", text, when, (), wider, why, src, no, path)
+            Hand.from_pbn(pbn)
+        except ValueError as e:
+            self.fail(path, no, f"example {pbn}: {e}")
+        node.examples.append((pbn, no))
+
+    def _rule_spec(self, rule: tuple, path: str, no: int) -> RuleSpec:
+        """A parsed rule (its tests, kind and what follows: see ``system.lark``) as a RuleSpec."""
+        tests, kind, *rest = rule
+        when = self._tests(tests, path, no)
+        if kind == "formula":
+            text, wider, why, src = rest
+            for words, prefix in ((wider, "after 'unless': "), (text, "")):
+                try:
+                    if words:
+                        parse_tree(words)
+                except ConstraintError as e:
+                    self.fail(path, no, f"{prefix}{e}")
+            return RuleSpec("formula", text, when, (), wider, why, src, no, path)
+        args = rest[0]
+        if kind == "denies":
+            args = tuple(a if isinstance(a, str) else self._pattern(a, path, no, "in denies") for a in args)
+            return RuleSpec("denies", "denies " + ", ".join(map(str, args)), when, args, line=no, path=path)
+        bad = [a for a in args if a not in FEATURES]
+        if bad:
+            self.fail(path, no, f"'{bad[0]}' is not a feature (e.g. hcp, losers, controls)")
+        return RuleSpec(kind, " ".join([kind, ", ".join(args)]).strip(), when, args, line=no, path=path)
 
     # ------------------------------------------------------------------ after all files
     def finish(self, remembered: bool = True) -> System:
@@ -1891,7 +1579,7 @@ class _Loader:
         for blk in s.blocks.values():
             for c in blk.body.children:
                 self._check_static(c, set(blk.params) | {"trump"}, None)
-        for name, _tree, line, path in s.applies + s.applies_last:
+        for name, line, path in s.applies + s.applies_last:
             blk = s.blocks.get(name)
             if blk is None:
                 self.fail(path, line, f"no block named '{name}'")
@@ -2005,6 +1693,22 @@ def _numeric_fill(text: str, var: str, k: int) -> str:
     return re.sub(r"\{([^{}]+)\}", sub, text)
 
 
+def _numbered(rule: tuple, var: str, k: int) -> tuple:
+    """A step's rule with the step's variable replaced by its number (``step k for k in 1..6``)."""
+    tests, kind, *rest = rule
+    if kind != "formula":
+        return rule
+    text, wider, why, src = rest
+    fill = functools.partial(re.sub, rf"(?<![\w.]){var}(?![\w(])", str(k))
+    return (tests, kind, fill(text), fill(wider), why, src)
+
+
+def _pattern_text(t: tuple) -> str:
+    opp, kind, value = t
+    body = f"{kind} {value}" if kind in ("next", "jump", "step") else str(value)
+    return f"({body})" if opp else body
+
+
 LOAD_CHECK_LIMIT = 200_000
 APPLIED = 100  # the rank of the calls a block attached by 'apply' gives (below everything else)
 FINAL_RANK = 50  # partner's pass after a call flagged 'final': below the call's own lines and blocks
@@ -2013,7 +1717,8 @@ FINAL_RANK = 50  # partner's pass after a call flagged 'final': below the call's
 @functools.cache
 def _final_pass(source: str, path: str, line: int) -> RuleNode:
     """Partner's pass after a call flagged ``final``, cited to that call's line."""
-    return RuleNode(Pattern.parse("P"), meaning="pass: partner's call is to play", source=source, path=path, line=line,
+    return RuleNode(Pattern("call", call="P"), meaning="pass: partner's call is to play", source=source, path=path,
+                    line=line,
                     interpretations=["A call the notes call 'to play', 'sign off' or 'final' (flag final) is "
                                      "passed by partner: the standard meaning of those words. The pass says "
                                      "nothing of the hand."])
@@ -2030,7 +1735,9 @@ def _checked_stamp(texts: list[str]) -> Path | None:
     base = quiet_folder()
     if base is None:
         return None
-    h = hashlib.sha256(Path(__file__).read_bytes())
+    h = hashlib.sha256()
+    for name in ("model.py", "parser.py", "system.lark"):  # the loader's code and grammar
+        h.update(Path(__file__).with_name(name).read_bytes())
     for t in texts:
         h.update(b"\0" + t.encode("utf-8"))
     return base / f"checked-{h.hexdigest()[:32]}"
@@ -2178,10 +1885,10 @@ def format_system(system: System) -> str:
         out.append(_head("block", blk))
         _print_body(blk.body, 2, out)
         out.append("")
-    for name, tree, _, _ in system.applies:
-        out.append(f"apply {name}(trump) where trump agreed" + (f" in {tree}" if tree else ""))
-    for name, tree, _, _ in system.applies_last:
-        out.append(f"apply {name}(last) where no trump agreed" + (f" in {tree}" if tree else ""))
+    for name, _, _ in system.applies:
+        out.append(f"apply {name}(trump) where trump agreed")
+    for name, _, _ in system.applies_last:
+        out.append(f"apply {name}(last) where no trump agreed")
     if system.applies or system.applies_last:
         out.append("")
     for name, tree in system.trees.items():
