@@ -140,6 +140,30 @@ def main():
         t.check(text[:200], one, text)
 
     target("system file", n(2000), fz.system_texts(), system)
+
+    def exploding(t, text):
+        def one(x):
+            outcomes[fz.check_exploding_system_text(x, sysdir)] += 1
+        t.check(text[:200], one, text)
+
+    target("system file, exploding", n(300), fz.exploding_system_texts(), exploding)
+    kept_dir, files_dir = work / "kept", work / "files"
+    files_dir.mkdir()
+    (files_dir / "a.canary").write_text(fz.SMALL_SYSTEM, encoding="utf-8")
+    files = sorted(files_dir.glob("*.canary"))
+    from canary_infer.system import cache as syscache
+    from canary_infer.system.model import load_system
+
+    os.environ[syscache.ENV] = str(kept_dir)
+    fresh = load_system(files)
+    entry = next(kept_dir.glob("system-*.pickle"))
+    good = entry.read_bytes()
+    kinds = st.tuples(st.sampled_from(fz.ENTRY_KINDS), st.binary(max_size=64))
+    target("system-cache entry (file types)", n(600), kinds,
+           lambda t, x: t.check(x[0], fz.check_system_cache_entry, x[0], x[1], entry, good, files, fresh))
+    del os.environ[syscache.ENV]
+    target("numeric argument", n(1500), fz.numeric_arguments(),
+           lambda t, x: t.check(" ".join(x)[:80], fz.check_numeric_argument, x, timed=True))
     target("cache entry", n(3000), fz.cache_entries(real), lambda t, x: t.check(x, fz.check_cache_text, x, k))
 
     def corrupted(t, text):

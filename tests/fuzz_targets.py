@@ -9,7 +9,12 @@ AssertionError (or lets an unexpected exception through) when the property break
   line answers with one JSON object (exit status 0 or 2), never a traceback;
 * hands and deals in PBN: a CardError or a value that reads back the same;
 * PBN auction sections: an AuctionError or an auction whose PBN reads back the same;
-* system files: they load or raise SystemFileError, nothing else;
+* system files: they load or raise SystemFileError, nothing else; those built to explode
+  (nesting, lost sharing, chains, huge numbers and steps) within seconds;
+* loaded-system cache entries of every file type (a FIFO, /dev/zero, a folder, links, a file
+  others can write, a planted pickle): the files load the same system, at once, and nothing
+  planted runs;
+* numeric arguments (huge, negative, foreign digits, junk): exit 0 or 2, never a traceback;
 * disk-cache entries: refused, or a self-consistent result; ``solve`` through a corrupted entry
   gives the true result.
 """
@@ -332,3 +337,145 @@ def check_cache_text(text: str, key: str, avail=None, asked=None) -> bool:
     if hcp is not None:
         assert 0 <= hcp[0] <= hcp[1] <= 37
     return True
+
+
+# --------------------------------------------------------------------------- system files that explode
+@st.composite
+def exploding_system_texts(draw):
+    """A system file built to explode: quantifiers nested, definitions used twice in the next
+    (sharing lost when inlined), long chains of them, negations and brackets deep, huge numbers,
+    steps far beyond 7N, calls nested many levels, digits of other scripts."""
+    kind = draw(st.sampled_from(["quantifiers", "doubling", "chain", "nots", "brackets", "number", "steps",
+                                 "nesting", "digits"]))
+    n = draw(st.integers(1, 1200))
+    head, body = [], "hcp >= 1"
+    if kind == "quantifiers":
+        for i in range(min(n, 14)):
+            body = f"all x{i} in suits: ({body})" if i % 2 else f"any x{i} in suits: ({body})"
+    elif kind == "doubling":
+        head = ["define d0 = hcp >= 1"] + [f"define d{i} = d{i - 1} and d{i - 1}" for i in range(1, min(n, 40))]
+        body = f"d{min(n, 40) - 1}"
+    elif kind == "chain":
+        head = ["define c0 = hcp >= 1"] + [f"define c{i} = c{i - 1} or S >= {i % 13}" for i in range(1, n)]
+        body = f"c{n - 1}"
+    elif kind == "nots":
+        body = "not " * n + body
+    elif kind == "brackets":
+        body = "(" * n + body + ")" * n
+    elif kind == "number":
+        body = f"hcp >= {'9' * n}"
+    elif kind == "steps":
+        return "\n".join(["schedule s(M) \"x\"  [A1]", f"  step k for k in 1..{10 ** min(n, 30)}  \"{{k}}\"  = M >= 1",
+                          "tree opening", "  1C \"x\" [A1]", "      = hcp >= 12", ""])
+    elif kind == "nesting":
+        lines = ["tree opening"]
+        for depth in range(min(n, 400)):
+            lines.append("  " * (depth + 1) + ("1C" if depth == 0 else "P") + f' "x" [A{depth + 1}]')
+        return "\n".join(lines) + "\n"
+    else:
+        digit = draw(st.sampled_from(["\u0661", "\u06f3", "\u0967", "\uff13", "\u00b2"]))
+        body = f"hcp >= {digit}"
+        return "\n".join(["tree opening", f"  {digit}C \"x\" [A1]", f"      = {body}", ""])
+    return "\n".join(head + ["tree opening", '  1C "x" [A1]', f"      = {body}", ""])
+
+
+def check_exploding_system_text(text: str, folder: Path, seconds: float = 20.0) -> str:
+    """Load it: "loaded" or "refused" (SystemFileError), nothing else, within ``seconds``."""
+    import time
+
+    t = time.perf_counter()
+    out = check_system_text(text, folder)
+    assert time.perf_counter() - t < seconds, f"took {time.perf_counter() - t:.1f} s"
+    return out
+
+
+# --------------------------------------------------------------------------- system-cache entries of every file type
+ENTRY_KINDS = ["bytes", "truncated", "fifo", "zero", "folder", "dangling", "loop", "wide open", "planted"]
+
+
+def check_system_cache_entry(kind: str, data: bytes, entry: Path, good: bytes, files: list[Path], fresh) -> None:
+    """Put something of ``kind`` where the loaded-system entry of ``files`` lives (``entry``,
+    whose true contents are ``good``); loading the files again must give the same system, at
+    once, and never run a planted pickle."""
+    import hashlib
+    import os
+    import pickle
+    import shutil
+    import time
+
+    from canary_infer.system import cache as syscache
+
+    folder = entry.parent
+    if entry.is_dir() and not entry.is_symlink():
+        shutil.rmtree(entry)
+    elif entry.is_symlink() or entry.exists():
+        entry.unlink()
+    marker = folder.parent / "planted-ran"
+    if kind == "bytes":
+        entry.write_bytes(data)
+    elif kind == "truncated":
+        entry.write_bytes(good[: len(data) % max(1, len(good))])
+    elif kind == "fifo":
+        os.mkfifo(entry)
+    elif kind == "zero":
+        entry.symlink_to("/dev/zero")
+    elif kind == "folder":
+        entry.mkdir()
+    elif kind == "dangling":
+        entry.symlink_to(folder / "nowhere")
+    elif kind == "loop":
+        entry.symlink_to(entry)
+    elif kind == "wide open":
+        entry.write_bytes(good)
+        entry.chmod(0o666)
+    else:  # a pickle that would write the marker, signed as an attacker can (a plain digest)
+        payload = pickle.dumps(_Planted(str(marker)))
+        head = good[: good.index(b"\n", len(syscache.MAGIC)) + 1]
+        entry.write_bytes(head + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    t = time.perf_counter()
+    again = load_system(files)
+    assert time.perf_counter() - t < 30, "the load hung on the entry"
+    assert again == fresh
+    assert not marker.exists(), "a planted pickle ran"
+
+
+class _Planted:
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.write_text, (Path(self.marker), "ran"))
+
+
+# --------------------------------------------------------------------------- numeric arguments
+NUMERIC_OPTIONS = [(["deal", "1S", "-n"], 3), (["deal", "1S", "--seed"], None),
+                   (["infer", "1S", "--prob", "--samples"], 200), (["selfcheck", "--deals"], 4),
+                   (["selfcheck", "--deals", "2", "--seed"], None), (["infer", "1S", "--budget"], None)]
+
+
+@st.composite
+def numeric_arguments(draw):
+    """An option that takes a number, with a value: small and valid, or huge, negative, foreign,
+    fractional, blank or junk."""
+    argv, cap = draw(st.sampled_from(NUMERIC_OPTIONS))
+    value = draw(st.one_of(
+        st.integers(-3, cap or 3).map(str),
+        st.integers(1, 6000).map(lambda k: "9" * k),
+        st.integers(1, 30).map(lambda k: "-" + "1" * k),
+        st.sampled_from(["\u0661", "\uff13", "1e9", "1e999", "nan", "inf", "-inf", "0x10", "1_000", " 1", "", "+2",
+                         "1.5", "\u00bd", "٣٣"]),
+        st.text(max_size=6)))
+    return argv + [value]
+
+
+def check_numeric_argument(argv: list[str]) -> None:
+    """Exit 0, or 2 with a message: never a traceback, and never more than a few seconds."""
+    import time
+
+    t = time.perf_counter()
+    status, out, err = run_cli(argv + (["--workers", "1"] if argv[0] == "selfcheck" else []))
+    assert status in (0, 1, 2), status
+    assert "Traceback" not in err and "Traceback" not in out
+    if status == 2:
+        assert err.strip() or '"error"' in out
+    assert time.perf_counter() - t < 60

@@ -108,3 +108,47 @@ def test_solve_through_a_corrupted_entry(entry, data):
         assert solve(f) == truth
     finally:
         os.environ["CANARY_INFER_CACHE"] = "off"
+
+
+@settings(CI, max_examples=40)
+@given(fz.exploding_system_texts())
+def test_a_system_file_built_to_explode(tmp_path_factory, text):
+    fz.check_exploding_system_text(text, tmp_path_factory.mktemp("sys"))
+
+
+@pytest.fixture(scope="module")
+def kept_system(tmp_path_factory):
+    """A small system loaded once with its cache entry kept: (the entry, its bytes, files, system)."""
+    import os
+
+    from canary_infer.system import cache as syscache
+    from canary_infer.system.model import load_system
+
+    where = tmp_path_factory.mktemp("kept") / "systems"
+    files_dir = tmp_path_factory.mktemp("files")
+    (files_dir / "a.canary").write_text(fz.SMALL_SYSTEM, encoding="utf-8")
+    files = sorted(files_dir.glob("*.canary"))
+    old = os.environ.get(syscache.ENV)
+    os.environ[syscache.ENV] = str(where)
+    try:
+        system = load_system(files)
+        entry, = where.glob("system-*.pickle")
+        yield entry, entry.read_bytes(), files, system
+    finally:
+        if old is None:
+            del os.environ[syscache.ENV]
+        else:
+            os.environ[syscache.ENV] = old
+
+
+@settings(CI, max_examples=30)
+@given(st.sampled_from(fz.ENTRY_KINDS), st.binary(max_size=64))
+def test_a_system_cache_entry_of_any_file_type(kept_system, kind, data):
+    entry, good, files, fresh = kept_system
+    fz.check_system_cache_entry(kind, data, entry, good, files, fresh)
+
+
+@settings(CI, max_examples=60)
+@given(fz.numeric_arguments())
+def test_a_numeric_argument(argv):
+    fz.check_numeric_argument(argv)

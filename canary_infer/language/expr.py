@@ -309,10 +309,12 @@ class Definition:
     """A named formula from a system file (``define name(x, y) = ...``); its parse tree is read
     from the text when first used (and is not part of a pickled definition)."""
 
-    __slots__ = ("name", "params", "text", "_tree")
+    __slots__ = ("name", "params", "text", "_tree", "_built")
 
     def __init__(self, name: str, params: tuple[str, ...], tree: Tree | None, text: str):
         self.name, self.params, self.text, self._tree = name, tuple(params), text, tree
+        # per binding of its suits: (the definitions it was read with, its formula, the work it took)
+        self._built: dict[tuple, tuple[dict, Node, int]] = {}
 
     @property
     def tree(self) -> Tree:
@@ -414,6 +416,21 @@ class Builder:
         bound = {p: self._suit(a, env) for p, a in zip(d.params, args, strict=True)}
         return d.tree, bound, stack + (d.name,)
 
+    def _defined(self, d: Definition, tree: Tree, bound: dict, stack) -> Node:
+        """A definition's formula, built once per binding of its suits and shared after that, as the
+        file shares it (a chain of definitions each using the one before is built in linear time);
+        the work it took is counted again at every use, so what would explode is still refused."""
+        key = tuple(sorted(bound.items()))
+        hit = d._built.get(key)
+        if hit is not None and hit[0] is self.definitions:
+            self._work += hit[2] - 1
+            self._count()
+            return hit[1]
+        before = self._work
+        node = self._bool(tree, bound, stack)
+        d._built[key] = (self.definitions, node, self._work - before)
+        return node
+
     def _bool(self, t, env, stack) -> Node:
         self._count()
         if isinstance(t, Token):
@@ -478,7 +495,7 @@ class Builder:
             if d is not None:
                 args = t.children[1:]
                 tree, bound, st = self._expand(d, args, env, stack, t.children[0])
-                return self._bool(tree, bound, st)
+                return self._defined(d, tree, bound, st)
             if name in FEATURES and FEATURES[name].boolean:
                 return self._cmp(self._lin(t, env, stack).add(_Lin(const=Fraction(1)), -1), ">=")
             if name not in FEATURES and not self._is_suit(name, env):

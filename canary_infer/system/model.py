@@ -1397,6 +1397,8 @@ class _Loader:
                                 f"'step {var[0]} for {var[0]} in {lo}..{hi}'")
         if var is not None and (lo > hi or lo < 1):
             self.fail(path, no, f"steps {lo}..{hi} are empty")
+        if hi > 35:  # found at once, not after making every step up to it
+            self.fail(path, no, f"step {hi} would be above 7N: there are 35 bids, so a schedule has at most 35 steps")
         made = []
         for k in range(lo, hi + 1):
             if any(s.step == k for s in sch.steps):
