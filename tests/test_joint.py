@@ -139,18 +139,18 @@ def test_questions_are_exact_where_the_counts_are():
 
 
 # --------------------------------------------------------------------------- joint ranges
-def test_one_spade_two_spades_with_a_known_hand(inferencer):
-    # North's 1S shows 11-16 HCP and 4+ spades [A32]; South holds 12 HCP and 3 spades: East and
-    # West hold at most 40 - 12 - 11 = 17 HCP and 13 - 3 - 4 = 6 spades
+def test_one_spade_with_a_known_hand(inferencer):
+    # North's 1S shows 11-16 HCP and 4+ spades [A32]; South, yet to call, holds 12 HCP and 3
+    # spades: East and West hold at most 40 - 12 - 11 = 17 HCP and 13 - 3 - 4 = 6 spades
     south = Hand.from_pbn("KQ2.A87.QJ54.962")
-    r = inferencer.infer(Auction.parse("1S P 2S"), known=("S", south), joint=True)
+    r = inferencer.infer(Auction.parse("1S P"), known=("S", south), joint=True)
     for seat in "EW":
         assert r.hands[seat].hcp == (0, 40 - 12 - 11)
         assert r.hands[seat].lengths["S"] == (0, 13 - 3 - 4)
         assert r.hands[seat].proven
     assert r.hands["N"].hcp == (11, 16) and r.hands["N"].lengths["S"] == (4, 13 - 3)
     # the bounds are attained: deals written out by hand, checked by the exact evaluator
-    calls = inferencer.read(Auction.parse("1S P 2S"))
+    calls = inferencer.read(Auction.parse("1S P"))
     north_f = conj(inferencer.seat_formulas(calls, "N"))
     top = Deal.from_pbn("N:AT987.6.AK3.8754 J.KQJT95.T9.AKQJ KQ2.A87.QJ54.962 6543.432.8762.T3")
     long = Deal.from_pbn("N:AT98.6.AK3.87543 J76543.KQJ.T9.AK KQ2.A87.QJ54.962 .T95432.8762.QJT")
