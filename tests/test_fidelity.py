@@ -1,0 +1,68 @@
+"""Fidelity to the notes (issue 34): hands the notes allow are not refused, conventions are
+not applied where the notes rule them out, and the bidder settles what the notes settle.
+
+Every test drives the command line (``python -m canary_infer ... --json``) so that it keeps
+its meaning whatever the package's inner modules are called.  [A123] is line 123 of
+canary-club-system.txt, [B12] line 12 of slam-conventions.txt.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> dict:
+    env = dict(os.environ)
+    env.pop("CANARY_SYSTEM", None)
+    out = subprocess.run([sys.executable, "-m", "canary_infer", *args, "--json"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode in (0, 1), out.stderr
+    return json.loads(out.stdout)
+
+
+def infer(auction: str, hand: str | None = None, seat: str = "N") -> dict:
+    args = ["infer", auction] + (["--hand", f"{seat}:{hand}"] if hand else [])
+    return _run(*args)
+
+
+def bid(hand: str, auction: str) -> dict:
+    return _run("bid", hand, "--auction", auction)
+
+
+def last_call(auction: str) -> dict:
+    return infer(auction)["calls"][-1]
+
+
+def fits(auction: str, hand: str, seat: str) -> bool:
+    """The hand lies inside what inference says the seat holds after the auction."""
+    h = infer(auction, hand, seat)["hands"][seat]
+    return h["consistent"] and not h["breaks"]
+
+
+def cards(pbn: str) -> int:
+    return sum(len(s) for s in pbn.split("."))
+
+
+# ------------------------------------------------------------ hands the notes allow, refused
+@pytest.mark.parametrize("hand", ["K2.A432.QJ5432.A", "K2.AQ432.QJ2.A32"])
+def test_the_notes_examples_of_the_jump_shift_raise_are_allowed_and_bid(hand):
+    # [A641] "Raise - tentatively this shows support without a second suit you wish to show";
+    # [A659-660] 1H-2S-3S with "SKx HAxxx DQJxxxx CA" and "SKx HAQxxx DQJx CAxx".
+    assert cards(hand) == 13
+    assert fits("1H P 2S P 3S", hand, "N")
+    assert "3S" in bid(hand, "1H P 2S P")["calls"]
+
+
+def test_the_notes_example_of_the_suit_rebid_after_a_jump_shift():
+    # [A642] "Suit rebid - nothing special"; [A662-663] 1H-3C-3H "SAxx HKQxxxx DKxx Cx".
+    hand = "A32.KQ5432.K32.2"
+    assert cards(hand) == 13
+    assert fits("1H P 3C P 3H", hand, "N")
+    assert "3H" in bid(hand, "1H P 3C P")["calls"]
