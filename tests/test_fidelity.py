@@ -66,3 +66,16 @@ def test_the_notes_example_of_the_suit_rebid_after_a_jump_shift():
     assert cards(hand) == 13
     assert fits("1H P 3C P 3H", hand, "N")
     assert "3H" in bid(hand, "1H P 3C P")["calls"]
+
+
+@pytest.mark.parametrize("auction,hand,level", [
+    ("1H 1S 3N", "KQ93.Q32.A72.K93", "3N"),   # 14 HCP: game values
+    ("1H 1S 2N", "KQ93.Q32.A72.932", "2N"),   # 11 HCP: invitational
+    ("1H 1S 1N", "KQ93.932.A72.932", "1N"),   # 9 HCP
+])
+def test_natural_notrump_over_their_overcall_is_limited_per_level(auction, hand, level):
+    # [A824] "No Trump bids are natural and limit": a range for the level bid, not one cap
+    # of 12 HCP for every level (the 1H-(1S)-3N with 14 HCP was refused).
+    assert cards(hand) == 13
+    assert fits(auction, hand, "S")
+    assert level in bid(hand, "1H 1S")["calls"]
