@@ -79,3 +79,22 @@ def test_natural_notrump_over_their_overcall_is_limited_per_level(auction, hand,
     assert cards(hand) == 13
     assert fits(auction, hand, "S")
     assert level in bid(hand, "1H 1S")["calls"]
+
+
+# ------------------------------------------------------------ conventions the notes rule out
+@pytest.mark.parametrize("auction", [
+    "2S P 4C P 4N",
+    "2S P 4C P 4D P 4N",               # after one cue bid
+    "2S P 3N P 4C P 4N",
+    "2H P 4C P 4D P 4H P 4N",          # after a cue bid and a continuation
+])
+def test_no_blackwood_after_2m_4c_and_2m_3n_even_after_cue_bids(auction):
+    # [A1538-1540] "2 Major - 4C or 2 Major - 3N: Cue bidding commences in the partnership's
+    # methods. Neither partner can call blackwood."
+    c = last_call(auction)
+    assert c["call"] == "4N" and not c["defined"] and "RKCB" not in c["meaning"]
+
+
+def test_rkcb_still_follows_a_serious_3n():
+    # The ban is for 2M-4C and 2M-3N only; after the serious 3NT [B64] the general RKCB [B3-8] holds.
+    assert "RKCB" in last_call("1S P 2H P 3H P 3N P 4C P 4N")["meaning"]
