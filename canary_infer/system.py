@@ -52,7 +52,7 @@ from .expr import (
 from .features import FEATURES
 
 TREES = ("opening", "defence")
-FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing", "final")
+FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing", "final", "artificial")
 SUIT_ORDER = "SHDC"
 
 GRAMMAR = r"""
@@ -85,9 +85,10 @@ TEST        := VAR ( "==" | "!=" ) SUIT | VAR [ "not" ] "in" SET | [ "not" ] VAR
                | [ "not" ] "below" LEVEL ( SUIT | VAR )
                | "relays" ( "on" | "off" ) | [ "not" ] "option" NAME | "trump" [ "agreed" ]
 FLAG        := "undefined" | "extension" | "relay" | "forcing" | "game-forcing" | "final"
-               | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
+               | "artificial" | "trump" ( SUIT | VAR ) | "relays" ( "on" | "off" )
               ("final": the call is to play; partner's pass after it is defined and says nothing,
-              unless a line of the call's own gives P a meaning)
+              unless a line of the call's own gives P a meaning; "artificial": the suit bid is not
+              one the caller holds, so it is not 'the last bid suit' a later 5N accepts [B68])
 attribute   := "=" RULE | "covers" RULE | "note" MEANING | "interpretation" MEANING
                | "priority" PATTERN ">" PATTERN { ">" PATTERN } [ MEANING ] [ SOURCE ]
                | "same as" PATTERN { PATTERN } | "answers" NAME "(" [ SUIT { "," SUIT } ] ")"
@@ -1259,14 +1260,15 @@ class System:
 def _last_suit(node: CallNode, asks) -> str | None:
     """The last suit our side has bid naturally: not a suit of theirs (a cue bid), not an answer to
     an asking call (``asks(call)``: a relay, a call a schedule answers, or one the same as
-    those); None if that bid is not a natural one."""
+    those), not an asking call itself nor a call flagged ``artificial`` (a transfer, Stayman);
+    None if that bid is not a natural one."""
     theirs = {c[1] for c, side in node.seq if side == "them" and len(c) == 2 and c[1] in "SHDC"}
     n = node
     while n is not None and n.parent is not None:
         c = n.call
         if not n.is_opponents and len(c) == 2 and c[1] in "SHDC":
-            asked = asks(n.parent)
-            return None if asked or c[1] in theirs else c[1]
+            artificial = "artificial" in n.flags or asks(n.parent) or asks(n)
+            return None if artificial or c[1] in theirs else c[1]
         n = n.parent
     return None
 
