@@ -98,3 +98,21 @@ def test_no_blackwood_after_2m_4c_and_2m_3n_even_after_cue_bids(auction):
 def test_rkcb_still_follows_a_serious_3n():
     # The ban is for 2M-4C and 2M-3N only; after the serious 3NT [B64] the general RKCB [B3-8] holds.
     assert "RKCB" in last_call("1S P 2H P 3H P 3N P 4C P 4N")["meaning"]
+
+
+@pytest.mark.parametrize("auction", [
+    "2N P 3C P 5N",          # Stayman's 3C [A1728-1729]
+    "2N P 3D P 5N",          # a transfer's 3D [A1730-1731]
+    "2C P 2D P 5N",          # 2C-2D, a transfer to hearts [A898-899]
+    "2N P 3S P 3N P 5N",     # 3S transfer to 3N [A1734-1735]
+])
+def test_the_grand_slam_force_does_not_accept_an_artificial_suit(auction):
+    # [B68] "the bidding of 5NT implicitly accepts the last bid suit": a transfer or Stayman
+    # names no suit held, so there is none to accept.
+    c = last_call(auction)
+    assert c["call"] == "5N" and not c["defined"]
+
+
+def test_the_grand_slam_force_still_accepts_a_natural_last_suit():
+    # [B68]: 1S-2C-2D, diamonds bid naturally (canapé [A64-66]).
+    assert last_call("1S P 2C P 2D P 5N")["meaning"].startswith("grand slam force: seven diamonds")
