@@ -116,3 +116,23 @@ def test_the_grand_slam_force_does_not_accept_an_artificial_suit(auction):
 def test_the_grand_slam_force_still_accepts_a_natural_last_suit():
     # [B68]: 1S-2C-2D, diamonds bid naturally (canapé [A64-66]).
     assert last_call("1S P 2C P 2D P 5N")["meaning"].startswith("grand slam force: seven diamonds")
+
+
+def test_responders_double_after_opener_passes_is_take_out_only_through_2s():
+    # [A865-867] "LHO bid a suit and partner passed: ... Double is for takeout (through 2S)".
+    assert last_call("1H P 1N 2C P P X")["meaning"] == "take-out (through 2S)"
+    assert last_call("1S P 1N 2H P P X")["meaning"] == "take-out (through 2S)"
+    assert not last_call("1H P 1N 3C P P X")["defined"]
+
+
+# ------------------------------------------------------------ looser than the notes
+@pytest.mark.parametrize("auction", ["1D P 1H P 1N", "1D P 1S P 1N"])
+def test_1d_1m_1n_denies_three_card_support(auction):
+    # [A612-614] the diamond-club table: 4 clubs 5 diamonds minimum "rebid 1N over 1H (2H with
+    # 3 card H support)", likewise over 1S; the raise shows 3-card support [A298].
+    three = "2.K32.AQ432.KJ43" if "1H" in auction else "K32.2.AQ432.KJ43"
+    two = "32.K2.AQ432.KJ43" if "1H" in auction else "K2.32.AQ432.KJ43"
+    assert not fits(auction, three, "N")
+    assert fits(auction, two, "N")
+    assert "1N" not in bid(three, auction.rsplit(" ", 1)[0])["calls"]
+    assert "1N" in bid(two, auction.rsplit(" ", 1)[0])["calls"]
