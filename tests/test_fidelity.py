@@ -28,12 +28,14 @@ def _run(*args: str) -> dict:
 
 
 def infer(auction: str, hand: str | None = None, seat: str = "N") -> dict:
+    assert hand is None or cards(hand) == 13, hand
     args = ["infer", auction] + (["--hand", f"{seat}:{hand}"] if hand else [])
     return _run(*args)
 
 
-def bid(hand: str, auction: str) -> dict:
-    return _run("bid", hand, "--auction", auction)
+def bid(hand: str, auction: str, *more: str) -> dict:
+    assert cards(hand) == 13, hand
+    return _run("bid", hand, "--auction", auction, *more)
 
 
 def last_call(auction: str) -> dict:
@@ -44,6 +46,12 @@ def fits(auction: str, hand: str, seat: str) -> bool:
     """The hand lies inside what inference says the seat holds after the auction."""
     h = infer(auction, hand, seat)["hands"][seat]
     return h["consistent"] and not h["breaks"]
+
+
+def refused_by_last_call(auction: str, hand: str, seat: str) -> bool:
+    """The hand fits every call of the auction but the last one."""
+    h = infer(auction, hand, seat)["hands"][seat]
+    return h["breaks"] == [len(auction.split()) - 1]
 
 
 def cards(pbn: str) -> int:
@@ -132,7 +140,48 @@ def test_1d_1m_1n_denies_three_card_support(auction):
     # 3 card H support)", likewise over 1S; the raise shows 3-card support [A298].
     three = "2.K32.AQ432.KJ43" if "1H" in auction else "K32.2.AQ432.KJ43"
     two = "32.K2.AQ432.KJ43" if "1H" in auction else "K2.32.AQ432.KJ43"
-    assert not fits(auction, three, "N")
+    assert refused_by_last_call(auction, three, "N")
     assert fits(auction, two, "N")
     assert "1N" not in bid(three, auction.rsplit(" ", 1)[0])["calls"]
     assert "1N" in bid(two, auction.rsplit(" ", 1)[0])["calls"]
+
+
+def test_opener_3c_over_their_2d_is_natural():
+    # [A851-852] 1H-1N-(2D)-3C "opener has shown extra playing strength"; a suit bid is 4+ [A9].
+    assert refused_by_last_call("1H P 1N 2D 3C", "A32.AKJ432.K32.2", "N")
+    assert fits("1H P 1N 2D 3C", "2.AKQ32.32.AK432", "N")
+
+
+def test_a_later_raise_of_the_jump_shift_suit_denies_real_support():
+    # [A649-651] 1H-2S-3C-3S-4S: "opener denies any real support for responder, else he would
+    # call 4C at turn 2" (the jump shift into clubs: a fit and opener's long suit [A645]).
+    assert refused_by_last_call("1H P 2S P 3C P 3S P 4S", "K32.AQ32.2.AQ432", "N")
+    assert fits("1H P 2S P 3C P 3S P 4S", "32.AQ32.2.AKQ432", "N")
+
+
+def test_miles_3h_3s_after_stayman_deny_both_majors():
+    # [A1790-1791] "3H/3S the bid major"; [A1798-1799] "3N both majors".
+    assert bid("KQ32.AQ32.AK2.K2", "2N P 3C P", "--option", "miles")["calls"] == ["3N"]
+    assert bid("KQ32.A32.AK2.KQ2", "2N P 3C P", "--option", "miles")["calls"] == ["3S"]
+
+
+def test_crash_double_needs_16_hcp_or_playing_tricks():
+    # [A1887-1888] "Wish to dispute ownership of the hand. 16+ or playing tricks."
+    assert refused_by_last_call("1C X", "Q432.J32.Q32.K32", "E")       # a flat 6-count
+    assert fits("1C X", "KQJ432.QJ432.2.2", "E")           # 9 HCP, four losers
+    assert fits("1C X", "AQ32.KQ2.A32.K32", "E")           # 18 HCP
+
+
+def test_crash_1n_is_not_a_strong_balanced_hand_and_higher_notrump_is_natural():
+    # [A1895-1896] "1N Probably minors (not a strong balanced hand)"; [A1897-1898] "Higher bids natural".
+    assert refused_by_last_call("1C 1N", "AQ32.KQ2.A32.K32", "E")
+    assert fits("1C 1N", "2.32.AQ432.KJ432", "E")
+    assert last_call("1C 2N")["defined"] and last_call("1C P 1D 2N")["defined"]
+
+
+def test_a_one_suiter_after_the_forcing_1n_has_no_longer_clubs():
+    # [A447-448] after 1S-1N: "2C/2D/2H normal Canapé", "2S minimum one suited hand"; a
+    # descending canapé shows the longer suit second [A66].
+    assert refused_by_last_call("1S P 1N P 2S", "AQJ32.2.2.AQ5432", "N")
+    assert "2S" not in bid("AQJ32.2.2.AQ5432", "1S P 1N P")["calls"]
+    assert fits("1S P 1N P 2S", "AQJ432.432.2.AQ2", "N")
