@@ -185,3 +185,11 @@ def test_a_one_suiter_after_the_forcing_1n_has_no_longer_clubs():
     assert refused_by_last_call("1S P 1N P 2S", "AQJ32.2.2.AQ5432", "N")
     assert "2S" not in bid("AQJ32.2.2.AQ5432", "1S P 1N P")["calls"]
     assert fits("1S P 1N P 2S", "AQJ432.432.2.AQ2", "N")
+
+
+def test_the_2h_rescue_after_1n_doubled_has_no_long_major():
+    # [A1676-1677] "2H H + C (with a long major, responder is expected to have transferred at
+    # his first turn)".
+    auction = "1N P P X P P XX P 2C P 2H"
+    assert refused_by_last_call(auction, "2.KJ432.32.Q5432", "S")
+    assert fits(auction, "32.KJ43.32.Q5432", "S")
