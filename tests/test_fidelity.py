@@ -193,3 +193,16 @@ def test_the_2h_rescue_after_1n_doubled_has_no_long_major():
     auction = "1N P P X P P XX P 2C P 2H"
     assert refused_by_last_call(auction, "2.KJ432.32.Q5432", "S")
     assert fits(auction, "32.KJ43.32.Q5432", "S")
+
+
+# ------------------------------------------------------------ the bidder settles what the notes settle
+def test_1d_1h_with_four_clubs_five_diamonds_and_three_hearts_raises():
+    # [A612] the diamond-club table, 4 clubs 5 diamonds minimum: "rebid 1N over 1H (2H with 3
+    # card H support)"; canapé [A64-66]: the simple rebid 2D is a one-suiter.
+    assert bid("2.K32.AQ432.KJ43", "1D P 1H P")["calls"] == ["2H"]
+    assert refused_by_last_call("1D P 1H P 2D", "2.K32.AQ432.KJ43", "N")
+
+
+def test_1d_1n_with_four_clubs_six_diamonds_maximum_jumps_in_clubs():
+    # [A618] "4 6 max 1D jump shift into Cs next (only non-canapé rebid in system)"; [A434] 3C.
+    assert bid("A2.2.AKJ432.KJ32", "1D P 1N P")["calls"] == ["3C"]
