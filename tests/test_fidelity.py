@@ -206,3 +206,10 @@ def test_1d_1h_with_four_clubs_five_diamonds_and_three_hearts_raises():
 def test_1d_1n_with_four_clubs_six_diamonds_maximum_jumps_in_clubs():
     # [A618] "4 6 max 1D jump shift into Cs next (only non-canapé rebid in system)"; [A434] 3C.
     assert bid("A2.2.AKJ432.KJ32", "1D P 1N P")["calls"] == ["3C"]
+
+
+def test_2c_2n_shows_a_singleton_before_the_secondary_diamonds():
+    # [A947] "Opener shows a singleton if he has one ... If opener bids 3C, he is showing a
+    # secondary D suit and reversing strength."
+    assert bid("4.K2.AQ74.KQJ984", "2C P 2N P")["calls"] == ["3S"]
+    assert refused_by_last_call("2C P 2N P 3C", "4.K2.AQ74.KQJ984", "N")
