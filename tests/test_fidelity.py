@@ -213,3 +213,10 @@ def test_2c_2n_shows_a_singleton_before_the_secondary_diamonds():
     # secondary D suit and reversing strength."
     assert bid("4.K2.AQ74.KQJ984", "2C P 2N P")["calls"] == ["3S"]
     assert refused_by_last_call("2C P 2N P 3C", "4.K2.AQ74.KQJ984", "N")
+
+
+def test_over_1n_doubled_the_redouble_is_one_suited():
+    # [A1634-1638] "2C C + D ... Redouble force. Opener bids 2C. Responder passes or bids his suit."
+    assert "XX" not in bid("2.32.Q5432.KJ432", "1N X")["calls"]
+    assert refused_by_last_call("1N X XX", "2.32.Q5432.KJ432", "S")
+    assert fits("1N X XX", "2.32.32.KJ876432", "S")
