@@ -152,10 +152,13 @@ def test_opener_3c_over_their_2d_is_natural():
     assert fits("1H P 1N 2D 3C", "2.AKQ32.32.AK432", "N")
 
 
-def test_a_later_raise_of_the_jump_shift_suit_denies_real_support():
+def test_with_real_support_and_a_second_suit_opener_jump_shifts():
     # [A649-651] 1H-2S-3C-3S-4S: "opener denies any real support for responder, else he would
-    # call 4C at turn 2" (the jump shift into clubs: a fit and opener's long suit [A645]).
-    assert refused_by_last_call("1H P 2S P 3C P 3S P 4S", "K32.AQ32.2.AQ432", "N")
+    # call 4C at turn 2" (the jump shift into clubs: a fit and opener's long suit [A645]);
+    # "minimal support (\Hx, xxx)" [A640].
+    fit = "K32.AQ32.2.AQ432"
+    assert refused_by_last_call("1H P 2S P 3C", fit, "N")
+    assert fits("1H P 2S P 4C", fit, "N") and "4C" in bid(fit, "1H P 2S P")["calls"]
     assert fits("1H P 2S P 3C P 3S P 4S", "32.AQ32.2.AKQ432", "N")
 
 
@@ -220,3 +223,26 @@ def test_over_1n_doubled_the_redouble_is_one_suited():
     assert "XX" not in bid("2.32.Q5432.KJ432", "1N X")["calls"]
     assert refused_by_last_call("1N X XX", "2.32.Q5432.KJ432", "S")
     assert fits("1N X XX", "2.32.32.KJ876432", "S")
+
+
+# ------------------------------------------------------------ the notes' example hands [A648-672]
+@pytest.mark.parametrize("before,call,hand", [
+    ("1S P 3C P", "4H", "Q432.AQJ32.32.A2"),     # [A656-657] SQxxx HAQJxx Dxx CAx
+    ("1H P 2S P", "3S", "K2.A432.QJ5432.A"),     # [A659-660] SKx HAxxx DQJxxxx CA
+    ("1H P 2S P", "3S", "K2.AQ432.QJ2.A32"),     # [A659-660] SKx HAQxxx DQJx CAxx
+    ("1H P 3C P", "3H", "A32.KQ5432.K32.2"),     # [A662-663] SAxx HKQxxxx DKxx Cx
+    ("1H P 3C P", "3D", "A2.K432.AQ432.32"),     # [A665-666] SAx HKxxx DAQxxx Cxx
+    ("1H P 2S P", "2N", "32.AK432.KQ2.A32"),     # [A671-672] Sxx HAKxxx DKQx CAxx
+    ("1H P 2S P", "2N", "32.AQ32.QJ432.K2"),     # [A671-672] Sxx HAQxx DQJxxx CKx
+])
+def test_the_notes_example_hands_after_a_jump_shift(before, call, hand):
+    # The x's are written as spot cards; each hand holds 13 cards. The examples left out:
+    # 1S-3C-4S SAQJxx Hxx DKxx CKxx [A654] (7.5 Roman losers: no 1st/2nd-chair opening
+    # [A108-111]), 1H-2S-3S SKxx HAQxx DA CQxxxxx (14 cards), 1H-2S-4S SKxx HKQxxx DKx Cxx (12).
+    assert cards(hand) == 13
+    assert fits(f"{before} {call}", hand, "N")
+    assert call in bid(hand, before)["calls"]
+    # a hand without support (xx) never raises or jumps in responder's suit
+    if call in ("2N", "3D"):
+        y = "S" if "2S" in before else "C"
+        assert not {f"3{y}", f"4{y}", f"5{y}"} & set(bid(hand, before)["calls"])
