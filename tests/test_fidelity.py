@@ -246,3 +246,12 @@ def test_the_notes_example_hands_after_a_jump_shift(before, call, hand):
     if call in ("2N", "3D"):
         y = "S" if "2S" in before else "C"
         assert not {f"3{y}", f"4{y}", f"5{y}"} & set(bid(hand, before)["calls"])
+
+
+# ------------------------------------------------------------ meanings the notes give
+def test_cue_bidding_begins_after_3c_3h_and_3s():
+    # [A1623-1624] "3C - 3H or 3S: Cue bidding begins." (A684 lists them as relays, but no relay
+    # answers are given: the specific development is followed.)
+    assert bid("2.K3.KQJ52.AQJ95", "3C P 3S P")["calls"] == ["4C"]
+    assert "cue bid" in last_call("3C P 3H P 3S")["meaning"]
+    assert "RKCB" in last_call("3C P 3H P 3S P 4N")["meaning"]
