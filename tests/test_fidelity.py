@@ -255,3 +255,10 @@ def test_cue_bidding_begins_after_3c_3h_and_3s():
     assert bid("2.K3.KQJ52.AQJ95", "3C P 3S P")["calls"] == ["4C"]
     assert "cue bid" in last_call("3C P 3H P 3S")["meaning"]
     assert "RKCB" in last_call("3C P 3H P 3S P 4N")["meaning"]
+
+
+def test_after_1x_2n_cue_bidding_continues():
+    # [A549] "Later development is cue bidding except that a jump cue bid is a control asking bid".
+    c = last_call("1H P 2N P 3H P 3S P 4C")
+    assert c["defined"] and "control in clubs" in c["meaning"]
+    assert "control-asking" in last_call("1H P 2N P 3H P 3S P 5C")["meaning"]
