@@ -262,3 +262,10 @@ def test_after_1x_2n_cue_bidding_continues():
     c = last_call("1H P 2N P 3H P 3S P 4C")
     assert c["defined"] and "control in clubs" in c["meaning"]
     assert "control-asking" in last_call("1H P 2N P 3H P 3S P 5C")["meaning"]
+
+
+def test_over_their_1n_overcall_notrump_and_jump_shifts_have_their_meanings():
+    # [A818-826] "The enemy overcalls the opening bid ... No Trump bids are natural and limit.
+    # Jump shifts are preemptive."
+    assert last_call("1S 1N 3H")["meaning"] == "preemptive jump shift"
+    assert last_call("1S 1N 2N")["meaning"] == "natural, limit"
