@@ -269,3 +269,10 @@ def test_over_their_1n_overcall_notrump_and_jump_shifts_have_their_meanings():
     # Jump shifts are preemptive."
     assert last_call("1S 1N 3H")["meaning"] == "preemptive jump shift"
     assert last_call("1S 1N 2N")["meaning"] == "natural, limit"
+
+
+def test_1n_doubled_2c_then_2h_over_the_preference_is_clubs_and_hearts():
+    # [A1634] "2C C + D (sometimes C + H -- take 2D preference out to 2H)".
+    c = last_call("1N X 2C P 2D P 2H")
+    assert c["defined"] and "clubs and hearts" in c["meaning"]
+    assert refused_by_last_call("1N X 2C P 2D P 2H", "2.32.AQ432.KJ432", "S")
