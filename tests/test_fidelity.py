@@ -276,3 +276,10 @@ def test_1n_doubled_2c_then_2h_over_the_preference_is_clubs_and_hearts():
     c = last_call("1N X 2C P 2D P 2H")
     assert c["defined"] and "clubs and hearts" in c["meaning"]
     assert refused_by_last_call("1N X 2C P 2D P 2H", "2.32.AQ432.KJ432", "S")
+
+
+def test_the_simple_transfers_follow_both_strong_2n_auctions():
+    # [A1749-1753] "In CANARY there are two strong 2N auctions: 1C - 1D - 2N and 2N. These are
+    # sufficiently rare to use very simple transfers".
+    assert last_call("1C P 1D P 2N P 3D")["meaning"] == last_call("2N P 3D")["meaning"] == "H transfer"
+    assert last_call("1C P 1D P 2N P 3C")["meaning"] == "Stayman"
