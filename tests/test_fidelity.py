@@ -283,3 +283,11 @@ def test_the_simple_transfers_follow_both_strong_2n_auctions():
     # sufficiently rare to use very simple transfers".
     assert last_call("1C P 1D P 2N P 3D")["meaning"] == last_call("2N P 3D")["meaning"] == "H transfer"
     assert last_call("1C P 1D P 2N P 3C")["meaning"] == "Stayman"
+
+
+def test_crash_double_advancer_bids_his_shortest_suit_even_theirs():
+    # [A1888] "Advancer bids his shortest suit (exclusion) or passes with long Cs"; [A1903] the
+    # same over 1C-P-1D with long diamonds.
+    assert last_call("1C P 1D X P 2D")["meaning"] == "his shortest suit (exclusion)"
+    assert last_call("1C X P 2C")["meaning"] == "his shortest suit (exclusion)"
+    assert fits("1C P 1D X P 2D", "5432.Q432.2.Q432", "E")
