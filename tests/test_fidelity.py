@@ -291,3 +291,12 @@ def test_crash_double_advancer_bids_his_shortest_suit_even_theirs():
     assert last_call("1C P 1D X P 2D")["meaning"] == "his shortest suit (exclusion)"
     assert last_call("1C X P 2C")["meaning"] == "his shortest suit (exclusion)"
     assert fits("1C P 1D X P 2D", "5432.Q432.2.Q432", "E")
+
+
+@pytest.mark.parametrize("two,three", [("2D", "3D"), ("2H", "3H")])
+def test_interference_over_either_transfer_follows_one_rule(two, three):
+    # [A1703-1722] "After 1N - P - transfer - overcall - P - P: Responder bids suit under true
+    # suit to re-transfer ... 2N/3N natural, Double natural, 3S asks for stopper".
+    assert last_call(f"1N P {two} 3C P P X")["meaning"] == "natural"
+    assert last_call(f"1N P {two} 3C P P 3N")["meaning"] == "natural"
+    assert last_call(f"1N P {two} 3C P P {three}")["meaning"].startswith("re-transfer")
