@@ -300,3 +300,15 @@ def test_interference_over_either_transfer_follows_one_rule(two, three):
     assert last_call(f"1N P {two} 3C P P X")["meaning"] == "natural"
     assert last_call(f"1N P {two} 3C P P 3N")["meaning"] == "natural"
     assert last_call(f"1N P {two} 3C P P {three}")["meaning"].startswith("re-transfer")
+
+
+# ------------------------------------------------------------ proofs read what inference reads
+def test_verify_relays_resolves_maximum_and_minimum_as_inference_does():
+    # 1D-1N: 2D 'minimum one suited hand' [A432], 2N 'shows extra values' [A433]: the halves of
+    # the opening's range do not meet, so no hand fits both, in the proofs as in inference.
+    out = subprocess.run([sys.executable, "-m", "canary_infer", "verify-relays", "1D P 1N", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    tree = json.loads(out.stdout)["trees"][0]
+    assert ["2D", "2N"] not in [o["calls"] for o in tree["overlaps"]]
+    # the proofs' old witness of that overlap: 14 HCP, not a minimum, so inference refuses its 2D
+    assert refused_by_last_call("1D P 1N P 2D", "QJ.A8.AK874.8765", "N")
