@@ -55,7 +55,7 @@ from canary_infer.system.parser import GRAMMAR as GRAMMAR  # the files' grammar,
 from canary_infer.system.parser import SystemFileError, parse_line, parse_pattern, strip_comment
 
 TREES = ("opening", "defence")
-FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing", "final")
+FLAGS = ("undefined", "extension", "relay", "forcing", "game-forcing", "final", "artificial")
 SUIT_ORDER = "SHDC"
 
 # --------------------------------------------------------------------------- call patterns
@@ -1128,14 +1128,15 @@ class System:
 def _last_suit(node: CallNode, asks) -> str | None:
     """The last suit our side has bid naturally: not a suit of theirs (a cue bid), not an answer to
     an asking call (``asks(call)``: a relay, a call a schedule answers, or one the same as
-    those); None if that bid is not a natural one."""
+    those), not an asking call itself nor a call flagged ``artificial`` (a transfer, Stayman);
+    None if that bid is not a natural one."""
     theirs = {c[1] for c, side in node.seq if side == "them" and len(c) == 2 and c[1] in "SHDC"}
     n = node
     while n is not None and n.parent is not None:
         c = n.call
         if not n.is_opponents and len(c) == 2 and c[1] in "SHDC":
-            asked = asks(n.parent)
-            return None if asked or c[1] in theirs else c[1]
+            artificial = "artificial" in n.flags or asks(n.parent) or asks(n)
+            return None if artificial or c[1] in theirs else c[1]
         n = n.parent
     return None
 

@@ -82,6 +82,17 @@ class TreeReport:
                 "gaps": [x.as_json() for x in self.gaps], "overlaps": [x.as_json() for x in self.overlaps]}
 
 
+class _ReadsAll:
+    """Stands for any call at a point in ``Inferencer.call_context``: the context then holds what
+    every call there may read (the HCP range shown, partner's long suits)."""
+
+    relative = ("hcp",)
+    reads_partner = True
+
+
+_READS_ALL = _ReadsAll()
+
+
 def _pat(p) -> str:
     return "-".join(map(str, p))
 
@@ -141,7 +152,10 @@ class Verifier:
         calls = self.inf.read(a)
         seat = a.turn
         chair = (("NESW".index(seat) - "NESW".index(a.dealer)) % 4) + 1
-        return conj(self.inf.seat_formulas(calls, seat)), {"chair": chair}, seat
+        # what the calls read besides the hand, as inference reads it ('maximum'/'minimum': the
+        # range shown so far; 'when partner long X'), so that the proofs and inference agree
+        ctx = self.inf.call_context(calls, seat, chair, _READS_ALL)
+        return conj(self.inf.seat_formulas(calls, seat)), ctx, seat
 
     def solve_among(self, formula: Node, patterns) -> Result:
         """The formula's result among some patterns, solved once: the tree repeats itself ('same as',
