@@ -47,3 +47,26 @@ def small_system(small_system_dir):
 @pytest.fixture(scope="session")
 def inferencer(system):
     return Inferencer(system)
+
+
+@pytest.fixture
+def run(inferencer, monkeypatch, capsys):
+    """``canary-infer ARGS`` in-process with the session's inferencer; -> (status, stdout, stderr).
+    ``stdin`` is text or bytes (read as UTF-8, as a terminal's would be)."""
+    import io
+    import sys
+
+    from canary_infer.ui.cli import main
+
+    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
+
+    def _run(*argv, stdin=None):
+        if isinstance(stdin, bytes):
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        elif stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        status = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return status, out, err
+    return _run
+

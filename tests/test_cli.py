@@ -1,6 +1,5 @@
 """The ``infer`` command: the JSON contract, batch mode, --hand, text mode, help, entry points."""
 
-import io
 import json
 import re
 import shlex
@@ -21,18 +20,6 @@ KNOWN = "S:KQ2.A87.QJ54.962"  # 12 HCP, 3-3-4-3
 POWERHOUSE = "S:AKQJT.AKQ.AKQ.AK"  # 35 HCP: the other three share 5
 
 
-@pytest.fixture
-def run(inferencer, monkeypatch, capsys):
-    """Run ``canary-infer ARGS`` in-process with the session inferencer; -> (status, stdout, stderr)."""
-    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
-
-    def _run(*argv, stdin=None):
-        if stdin is not None:
-            monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-    return _run
 
 
 def infer_json(run, *argv):

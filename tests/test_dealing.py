@@ -11,22 +11,12 @@ from canary_infer.bridge.auction import Auction
 from canary_infer.bridge.cards import SEATS, Deal, Hand
 from canary_infer.deal.dealing import deal, format_lin, format_pbn
 from canary_infer.language.expr import conj, evaluate
-from canary_infer.ui.cli import main
 
 AUCTIONS = ["", "1S", "2S P 2N P 3C", "2H P 2N P 3H", "1S P 2S", "P", "P P 1S", "2S P 2N P 3D P 3H",
             "1N P 2C", "P 1S", "2H P 2S P 3D", "P P P 1D", "2D"]
 HANDS = [None, ("S", "K32.A87.J854.962"), ("E", "AJ5.KT9.873.QJ52"), ("W", "T98.Q65.AK2.8743")]
 
 
-@pytest.fixture
-def run(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
-
-    def _run(*argv):
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-    return _run
 
 
 @settings(max_examples=25, deadline=None)

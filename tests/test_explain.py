@@ -8,20 +8,10 @@ import pytest
 from canary_infer.bridge.auction import Auction
 from canary_infer.bridge.cards import Hand
 from canary_infer.tools.explain import explain, render
-from canary_infer.ui.cli import main
 
 STRONG = ("S", Hand.from_pbn("AKQ.AKJT4.K.AKT7"))  # leaves North no 2S-then-3C hand, though each call alone fits
 
 
-@pytest.fixture
-def run(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
-
-    def _run(*argv):
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-    return _run
 
 
 def test_each_step_matches_inference_of_the_auction_so_far(inferencer):

@@ -13,7 +13,6 @@ from canary_infer.bridge.lin import HANDVIEWER, LinError, handviewer_url, read_l
 from canary_infer.bridge.pbn import PbnError, auction_section, read_pbn, replace_auction
 from canary_infer.language.expr import evaluate
 from canary_infer.tools.bidding import Bidder
-from canary_infer.ui.cli import main
 
 DATA = Path(__file__).resolve().parent / "data"
 FEATURES = DATA / "features.pbn"
@@ -21,15 +20,6 @@ DEALER = DATA / "dealer-Refer.pbn"
 LIN = DATA / "bbo.lin"
 
 
-@pytest.fixture
-def run(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
-
-    def _run(*argv):
-        status = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return status, out, err
-    return _run
 
 
 def random_auction(rng: random.Random, dealer: str | None = None) -> Auction:

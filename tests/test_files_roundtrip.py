@@ -18,7 +18,6 @@ from canary_infer.bridge.lin import read_lin
 from canary_infer.bridge.pbn import annotate_auction, auction_section, read_pbn, replace_auction, splice
 from canary_infer.bridge.textfile import decode, encode
 from canary_infer.tools.bidding import Bidder
-from canary_infer.ui.cli import main
 from canary_infer.ui.output import OutputError, check_writable, write_atomic
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -40,15 +39,6 @@ BAD = {
 }
 
 
-@pytest.fixture
-def run(inferencer, monkeypatch, capsys):
-    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
-
-    def _run(*argv):
-        status = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return status, out, err
-    return _run
 
 
 def _mixed() -> bytes:

@@ -3,7 +3,6 @@
 Each test here failed before its fix.  Expectations come from the exact engine, from
 counting, or from the laws of bidding, never from the answer under test."""
 
-import io
 import json
 import subprocess
 import sys
@@ -28,18 +27,6 @@ def cli(*argv, stdin: bytes | None = None, timeout: float = 120, env=None):
                           timeout=timeout, cwd=ROOT, env=env)
 
 
-@pytest.fixture
-def run(inferencer, monkeypatch, capsys):
-    """``canary-infer ARGS`` in-process with the session inferencer; -> (status, stdout, stderr)."""
-    monkeypatch.setattr("canary_infer.deal.infer.Inferencer", lambda *a, **k: inferencer)
-
-    def _run(*argv, stdin=None):
-        if stdin is not None:
-            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
-        status = main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-    return _run
 
 
 # --------------------------------------------------------------------------- the hang
