@@ -30,7 +30,7 @@ from canary_infer.engine.cpsat import HandModel  # noqa: E402
 from canary_infer.language.expr import conj  # noqa: E402
 from canary_infer.tools.bidding import Bidder  # noqa: E402
 from canary_infer.tools.selfcheck import dealt, run  # noqa: E402
-from canary_infer.tools.verify import Verifier, path_of  # noqa: E402
+from canary_infer.tools.verify import Verifier  # noqa: E402
 
 
 def cpsat_leaves(v: Verifier, trees) -> tuple[float, int]:
@@ -45,7 +45,7 @@ def cpsat_leaves(v: Verifier, trees) -> tuple[float, int]:
             node = nodes.get(tuple(ours))
             if node is None:
                 continue
-            reach, ctx, _ = v.reach(path_of(node)[-2])
+            reach, ctx, _ = v.reach(node.lineage()[-2])
             f = conj([reach, node.constraint(ctx)])
             m = HandModel()
             lit = m.add(f)

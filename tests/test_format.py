@@ -616,13 +616,13 @@ def _example_positions(system):
     """For every example of the built-in system and every point its line applies at: (the auction
     before the call, the calls the line stands for there, the hand, file:line).  A generic line
     (1x) stands for several calls at one point; the example is a hand for one of them."""
-    from canary_infer.tools.verify import auction_text, path_of
+    from canary_infer.tools.verify import auction_text
 
     points: dict[tuple, set] = {}
     for lead, prefix in ((0, ""), (2, "P P")):
         for n in system.nodes(lead):
             for pbn, path, line in n.examples:
-                before = auction_text(path_of(n)[:-1], prefix)
+                before = auction_text(n.lineage()[:-1], prefix)
                 points.setdefault((before, pbn, f"{path}:{line}"), set()).add(n.call)
     for (before, pbn, where), calls in points.items():
         yield before, calls, pbn, where

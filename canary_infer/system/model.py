@@ -541,12 +541,16 @@ class CallNode:
         """Whether the caller passed before the first bid."""
         return self.parent is not None and self.chair <= self.lead
 
-    def auction(self) -> list[str]:
+    def lineage(self) -> list[CallNode]:
+        """The calls from the tree's root down to this one (the root itself left out)."""
         out, n = [], self
         while n is not None and n.parent is not None:
-            out.append(n.call)
+            out.append(n)
             n = n.parent
         return out[::-1]
+
+    def auction(self) -> list[str]:
+        return [n.call for n in self.lineage()]
 
     def __repr__(self) -> str:
         return f"CallNode({self.tree}: {' '.join(self.auction()) or '(root)'})"

@@ -42,7 +42,7 @@ from canary_infer.engine.tables import Result, solve
 from canary_infer.engine.witness import typical_hand
 from canary_infer.language.expr import TRUE, Node, conj, disj, negate
 from canary_infer.system.model import CallNode, System
-from canary_infer.tools.verify import auction_text, path_of
+from canary_infer.tools.verify import auction_text
 
 CHAIRS = (1, 2, 3, 4)
 
@@ -198,13 +198,13 @@ class _Reading:
 
 
 def _calls(node: CallNode) -> list[str]:
-    return [n.call for n in path_of(node)]
+    return node.auction()
 
 
 def _name(tree: str, node: CallNode) -> tuple[str, list[str]]:
-    calls = [n.call for n in path_of(node)]
+    calls = node.auction()
     if tree == "opening":
-        return auction_text(path_of(node)), calls
+        return auction_text(node.lineage()), calls
     return f"tree {tree}: {' '.join(calls)}", calls
 
 
@@ -215,7 +215,7 @@ def _readings(inf: Inferencer, tree: str, node: CallNode) -> list[_Reading]:
     if tree == "opening":
         for k in range(4):
             try:
-                a = Auction.parse(auction_text(path_of(node), " ".join(["P"] * k)))
+                a = Auction.parse(auction_text(node.lineage(), " ".join(["P"] * k)))
             except AuctionError:
                 break
             readings = inf.read(a)

@@ -31,7 +31,7 @@ from canary_infer.bridge.auction import Auction
 from canary_infer.deal.infer import Inferencer
 from canary_infer.language.expr import TRUE
 from canary_infer.system.model import CallNode, System, SystemFileError, format_system
-from canary_infer.tools.verify import auction_text, path_of
+from canary_infer.tools.verify import auction_text
 
 
 def _calls(system: System, limit: int):
@@ -63,7 +63,7 @@ def unsatisfiable(system: System, inferencer: Inferencer | None = None, limit: i
     for i, (prefix, node) in enumerate(todo):
         if progress:
             progress(i + 1, len(todo))
-        text = auction_text(path_of(node), prefix)
+        text = auction_text(node.lineage(), prefix)
         try:
             auction = Auction.parse(text)
         except ValueError:

@@ -97,14 +97,6 @@ def _pat(p) -> str:
     return "-".join(map(str, p))
 
 
-def path_of(node: CallNode) -> list[CallNode]:
-    out = []
-    while node is not None and node.parent is not None:
-        out.append(node)
-        node = node.parent
-    return out[::-1]
-
-
 def auction_text(nodes: list[CallNode], prefix: str = "") -> str:
     """The auction of a tree path, with the opponents' passes put in: 2S P 2N P 3C."""
     calls = prefix.split() if prefix else []
@@ -144,7 +136,7 @@ class Verifier:
     def reach(self, node: CallNode, prefix: str = "") -> tuple[Node, dict, str]:
         """For the player who chooses among a node's calls: his constraints so far, the context
         of his next call, and his seat (after our call the opponent's pass is put in)."""
-        path = path_of(node)
+        path = node.lineage()
         auction = auction_text(path, prefix)
         if path and not path[-1].is_opponents:
             auction += " P"
@@ -192,7 +184,7 @@ class Verifier:
     def check_point(self, node: CallNode, prefix: str = "", cover: Node | None = None,
                     overlaps: bool = True) -> tuple[list[Finding], list[Finding], Result, list]:
         """Gaps (if ``cover`` is given: those hands must all fit some call) and overlaps at a node."""
-        auction = auction_text(path_of(node), prefix)
+        auction = auction_text(node.lineage(), prefix)
         reach, ctx, _ = self.reach(node, prefix)
         base = self.solve(reach)
         # without what 'priority' lines add: an overlap the files settle stays visible, marked
@@ -237,10 +229,10 @@ class Verifier:
 
     def relay_trees(self, starts: list[str] | None = None) -> list[TreeReport]:
         roots = [n for n in self.system.nodes() if n.is_relay and not any(
-            a.is_relay for a in path_of(n)[:-1])]
+            a.is_relay for a in n.lineage()[:-1])]
         reports = []
         for r in roots:
-            start = auction_text(path_of(r))
+            start = auction_text(r.lineage())
             if starts and not any(_same(start, s) for s in starts):
                 continue
             self.progress(f"relays from {start}")
@@ -265,7 +257,7 @@ class Verifier:
                 continue
             res = self.solve(conj([reach, f]), base)
             pats = [_pat(p) for p, _ in sorted(res.patterns.items(), key=lambda kv: -kv[1])]
-            rep.leaves.append(Leaf(auction_text(path_of(answer)), pats, len(pats) == 1,
+            rep.leaves.append(Leaf(auction_text(answer.lineage()), pats, len(pats) == 1,
                                    res.hands / total if total else 0.0, int(res.hands)))
 
     def check_system(self) -> dict:
@@ -292,7 +284,7 @@ class Verifier:
             if len(self.options(n)) == 0:
                 continue
             nodes += 1
-            self.progress(f"{auction_text(path_of(n))}")
+            self.progress(f"{auction_text(n.lineage())}")
             cover = TRUE if n.is_relay else n.domain({"chair": 1})
             g, o, _, _ = self.check_point(n, cover=cover)
             gaps += g
