@@ -54,8 +54,10 @@ seats constrained): the deal-level engine draws this many anyway for its witness
 they cost nothing more, and a share's standard error is at most 1.1 percentage points."""
 
 
-def scope_note(pictures, known: bool = False, auction: str = "the auction") -> str:
-    """What the probabilities of these pictures are, in words (``known``: with your hand)."""
+def scope_note(pictures, known: bool = False, auction: str = "the auction", count=None) -> str:
+    """What the probabilities of these pictures are, in words (``known``: with your hand;
+    ``count`` writes a number of deals, by default exactly with thousands separators)."""
+    count = count or "{:,}".format
     hand = " and your hand" if known or any(p.get("known") for p in pictures) else ""
     pictures = [p for p in pictures if p.get("consistent") and not p.get("known")]
     scopes = {p["scope"] for p in pictures}
@@ -63,7 +65,7 @@ def scope_note(pictures, known: bool = False, auction: str = "the auction") -> s
     parts = []
     if EXACT in scopes:
         deals = {p["deals"] for p in pictures if p["scope"] == EXACT}
-        many = f"all {deals.pop():,} deals" if len(deals) == 1 else "all the deals"
+        many = f"all {count(deals.pop())} deals" if len(deals) == 1 else "all the deals"
         where = " where at most one unseen seat's calls constrain it" if both else ""
         parts.append(f"exact: the share of each among {many} consistent with {auction}{hand}{where}")
     if ESTIMATED in scopes:
