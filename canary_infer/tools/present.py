@@ -255,9 +255,26 @@ def _fits(formulas, hand) -> bool:
     return all(evaluate(f, hand) for f in formulas)
 
 
+def _joint_of(inferencer, inference, known):
+    """The deal-level engine (a :class:`canary_infer.deal.joint.Joint`) the inferencer built for
+    this inference with probabilities, if it still holds it: drawing from it costs only the
+    draw, where a new one would build its tables and prove its bounds again."""
+    joints = getattr(inferencer, "_joints", None)
+    if joints is None:
+        return None
+    formulas = tuple(inferencer.seat_formulas(inference.calls, s) for s in SEATS)
+    try:
+        return joints.get((formulas, known, True))
+    except TypeError:  # unhashable: not a key the inferencer keeps
+        return None
+
+
 def example_deals(inferencer, inference, n: int = 4, seed: int = 1, known: tuple[str, Hand] | None = None,
                   time_limit: float = 3.0) -> list[Deal]:
     """Up to ``n`` deals drawn uniformly from all deals that fit every seat's calls.
+
+    From the deal-level engine the inference used when the inferencer still holds it (an
+    inference asked with ``prob``), else from a new one (:func:`canary_infer.deal.dealing.deal`).
 
     The method: the most constrained seat's hand is drawn uniformly from the hands that
     fit its calls (a pattern by its exact count, then that pattern's cards at random,
@@ -265,6 +282,13 @@ def example_deals(inferencer, inference, n: int = 4, seed: int = 1, known: tuple
     random and the deal is kept only if every seat's calls fit.  Each deal that fits has
     the same chance.  Fewer than ``n`` come back if ``time_limit`` seconds run out.
     """
+    joint = _joint_of(inferencer, inference, known)
+    if joint is not None:  # the inference's own deal-level engine, its tables and proofs already built
+        if not all(h.consistent for h in inference.hands.values()):
+            return []
+        from canary_infer.deal.deck import deal_of
+
+        return [deal_of(row) for row in joint.sample(n, np.random.default_rng(seed), time_limit=time_limit)]
     try:  # the exact dealer of the deal-level engine (canary_infer.deal.dealing), built suit by suit
         from canary_infer.deal.dealing import deal
 
