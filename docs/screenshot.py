@@ -5,8 +5,8 @@
 Starts the page on a free local port, opens it in Debian's chromium through
 chromedriver, bids the auction by clicking the bidding box, gives North a hand (the
 page then shows it as cards and what the system bids with it), and saves the whole page
-at a desktop's width (docs/serve.png, 1400 px) and at a phone's (docs/serve-phone.png,
-390 px: one column, the auction and the bidding box first).
+at a desktop's width (docs/serve.png, 1400 px) and the first screen of a phone
+(docs/serve-phone.png, 390x844: one column, the auction and the bidding box first).
 """
 
 from __future__ import annotations
@@ -87,9 +87,9 @@ def main() -> None:
             bid(d, srv.url, auction)
             d.get(d.current_url + "&hand=" + quote(HAND))
             full_page(d, 1400, out)
-            d.set_window_size(*PHONE)
+            d.set_window_size(*PHONE)  # the first screen, as a phone shows it
             d.refresh()
-            full_page(d, PHONE[0], phone, least=PHONE[1])
+            d.save_screenshot(str(phone))
         finally:
             d.quit()
     print(out, phone)

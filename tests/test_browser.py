@@ -279,7 +279,8 @@ def test_what_do_you_bid_exercise(page, width):
         driver.get(shared)  # the address gives the same hand again
         by_css(driver, f"#bidding-box a[data-call='{right}']")[0].click()
         (verdict,) = by_css(driver, "#verdict")
-        assert verdict.get_attribute("data-agree") == "yes" and right in verdict.text
+        label = right[0] + ("NT" if right[1] == "N" else "♠♥♦♣"["SHDC".index(right[1])])
+        assert verdict.get_attribute("data-agree") == "yes" and label in verdict.text
         assert {li.get_attribute("data-call") for li in by_css(driver, "#why li")} == set(want.calls)
     finally:
         driver.set_window_size(1400, 1000)

@@ -142,9 +142,9 @@ def test_what_do_you_bid(client, system):
     want = Bidder(system).bid(hand, Auction.parse("2S P 2N P"))
     assert want.status == "ok" and want.calls == ["3D"]
     page = client.get("/bid?a=2S-P-2N-P&d=N&seed=5&pick=3D").get_data(as_text=True)
-    assert 'data-agree="yes"' in page and "Yes: the system bids 3D" in page and 'id="next-calls"' in page
+    assert 'data-agree="yes"' in page and "Yes: the system bids 3♦" in page and 'id="next-calls"' in page
     page = client.get("/bid?a=2S-P-2N-P&d=N&seed=5&pick=3C").get_data(as_text=True)
-    assert 'data-agree="no"' in page and "not 3C" in page and "Your 3" in page and "short Ds with 3+ Hs" in page
+    assert 'data-agree="no"' in page and "not 3♣" in page and "Your 3" in page and "short Ds with 3+ Hs" in page
     page = client.get("/bid?a=1S-P-2N-P&d=N&seed=1&pick=3S").get_data(as_text=True)
     assert "several calls fit this hand" in page
     page = client.get("/bid?a=2S-P-2N-P-3C-P-P-P&seed=1").get_data(as_text=True)

@@ -462,11 +462,15 @@ def create_app(system=None, deals: int = 3, warm: tuple = ()) -> Flask:
         pick = args.get("pick")
         p = ex["position"]
         here = p["auction"]
-        box = p["next"].get("box", [])
-        extra = p["next"].get("extra", [])
-        for cell in [c for row in box for c in row] + list(extra):
-            cell["url"] = _url(here, p["dealer"], None, p["vul"], "/bid", seed=seed, pick=cell["call"]) \
-                if cell["legal"] else None
+
+        def picked(cell):  # the box's calls pick an answer (the cached position stays as it is)
+            url = _url(here, p["dealer"], None, p["vul"], "/bid", seed=seed, pick=cell["call"])
+            return {**cell, "url": url if cell["legal"] else None}
+
+        nxt = dict(p["next"], box=[[picked(c) for c in row] for row in p["next"].get("box", [])],
+                   extra=[picked(c) for c in p["next"].get("extra", [])])
+        p = dict(p, next=nxt)
+        ex = dict(ex, position=p)
         verdict = _verdict(ex, pick) if pick else None
         return render_template("explore.html", p=p, mode="bid", ex=ex, pick=pick, verdict=verdict,
                                again=_url(here, p["dealer"], None, p["vul"], "/bid", seed=seed),
@@ -496,13 +500,15 @@ def _verdict(ex: dict, pick: str) -> dict:
     shown = {c["call"]: c for c in p["next"].get("system", [])}
     if ans is None:
         return {"agree": None, "text": "no hand was dealt", "shown": shown.get(pick)}
+    said = [_label(c) for c in ans["calls"]]
+    mine = _label(pick) if pick in legal_names() else pick
     if ans["status"] == "ok":
         agree = pick in ans["calls"]
-        text = (f"Yes: the system bids {ans['calls'][0]} with this hand." if agree
-                else f"No: the system bids {ans['calls'][0]} with this hand, not {pick}.")
+        text = (f"Yes: the system bids {said[0]} with this hand." if agree
+                else f"No: the system bids {said[0]} with this hand, not {mine}.")
     elif ans["status"] == "several":
         agree = pick in ans["calls"]
-        text = (f"{'Yes' if agree else 'No'}: several calls fit this hand ({', '.join(ans['calls'])}); "
+        text = (f"{'Yes' if agree else 'No'}: several calls fit this hand ({', '.join(said)}); "
                 "the choice between them is judgement.")
     elif ans["status"] == "none":
         agree = None
@@ -511,6 +517,11 @@ def _verdict(ex: dict, pick: str) -> dict:
         agree = None
         text = f"The system does not say: {ans['reason']}."
     return {"agree": agree, "text": text, "shown": shown.get(pick)}
+
+
+def legal_names() -> set[str]:
+    """Every call's name: 1C..7N, P, X, XX."""
+    return {f"{n}{s}" for n in range(1, 8) for s in STRAINS} | {"P", "X", "XX"}
 
 
 def _int(x) -> int | None:
