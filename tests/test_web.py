@@ -199,3 +199,39 @@ def infer_text(auction):
     with redirect_stdout(buf):
         assert main(["infer", auction]) == 0
     return buf.getvalue()
+
+
+def test_serve_runs_under_waitress_and_answers(tmp_path):
+    """`serve --port 0` listens on a free port of 127.0.0.1 through waitress, says which, and
+    answers a page; stopped by its process id."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "canary_infer", "serve", "--port", "0", "--no-warm", "--deals", "0"],
+                            cwd=root, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m and m.group(1) != "0", line
+        url = f"http://127.0.0.1:{m.group(1)}/?a=2S-P-2N-P-3C"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=60) as r:
+                    assert r.status == 200 and r.headers["Server"] == "waitress"
+                    assert 'id="seat-N"' in r.read().decode()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(20)

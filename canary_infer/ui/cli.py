@@ -1006,7 +1006,7 @@ def cmd_serve(args) -> int:
     app = create_app(system, deals=args.deals, warm=WARM if args.warm else ())
     # waitress: a production WSGI server, its threads answering requests (the page computes one
     # position at a time under a lock and serves computed ones from its cache without waiting)
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads, ident="canary-infer")
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
     print(f"Canary Club explorer on http://{args.host}:{server.effective_port}/  (Ctrl-C stops it)", file=sys.stderr)
     try:
         server.run()
