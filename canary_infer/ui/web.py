@@ -148,6 +148,7 @@ class Explorer:
         self.samples = samples  # deals drawn where the probabilities are estimated
         self.lock = threading.Lock()  # one computation at a time
         self._pages: Bounded[tuple, dict] = Bounded(positions)
+        self._html: Bounded[tuple, str] = Bounded(positions)  # the explorer's pages as rendered
         self._pages_lock = threading.Lock()  # brief: the cache's own bookkeeping
         self.computed = 0  # positions computed (not served from the cache)
 
@@ -437,9 +438,15 @@ def create_app(system=None, deals: int = 3, warm: tuple = ()) -> Flask:
 
     @app.get("/")
     def page():
-        data = explorer.page(request.args.get("a", ""), request.args.get("d", "N"), request.args.get("hand"),
-                             _vul_arg(request.args))
-        return render_template("explore.html", p=data, mode="explore", **common)
+        args = (request.args.get("a", ""), request.args.get("d", "N"), request.args.get("hand"), _vul_arg(request.args))
+        key = ("html",) + tuple(x or "" for x in args)
+        with explorer._pages_lock:  # the page as sent (rendering a big one takes 20-30 ms)
+            html = explorer._html.get(key)
+        if html is None:
+            html = render_template("explore.html", p=explorer.page(*args), mode="explore", **common)
+            with explorer._pages_lock:
+                explorer._html[key] = html
+        return html
 
     @app.get("/api/position")
     def api():
