@@ -146,7 +146,7 @@ class Explorer:
         self._bidders: dict = {}
         self.deals = deals
         self.samples = samples  # deals drawn where the probabilities are estimated
-        self.lock = threading.Lock()  # one computation at a time
+        self.lock = threading.RLock()  # one computation at a time (an exercise's may ask for its position)
         self._pages: Bounded[tuple, dict] = Bounded(positions)
         self._html: Bounded[tuple, str] = Bounded(positions)  # the explorer's pages as rendered
         self._pages_lock = threading.Lock()  # brief: the cache's own bookkeeping
@@ -305,19 +305,22 @@ class Explorer:
         return self.cached(key, lambda: self._bid_exercise(text, dealer, seed, vul))
 
     def _bid_exercise(self, text, dealer, seed, vul) -> dict:
-        from canary_infer.deal.dealing import deal
-
-        p = self.position(text, dealer, None, with_deals=False, vul=vul)
+        # the position as the explorer has it (computed once for every seed), then one deal
+        # from the deal-level engine its inference built: a new hand costs only the draw
+        p = self.page(text, dealer, None, vul=vul, with_deals=False)
+        p = dict(p, errors=list(p["errors"]))
         auction = Auction.parse(" ".join(p["auction"]), dealer=p["dealer"])
         out = {"position": p, "seed": seed, "hand": None, "answer": None, "cards": None, "hcp": None}
         if auction.is_complete:
             p["errors"].append("the auction is over: nothing to bid")
             return out
-        ds = deal(auction, 1, seed=seed, inferencer=self.inferencer_for(p["vul"]), time_limit=3.0)
-        if not ds.deals:
+        inferencer = self.inferencer_for(p["vul"])
+        inf = inferencer.infer(auction, None, prob=True, joint=True, samples=self.samples)
+        deals = example_deals(inferencer, inf, 1, seed=seed, time_limit=3.0)
+        if not deals:
             p["errors"].append("no deal fits this auction: nothing to deal")
             return out
-        hand = ds.deals[0][auction.turn]
+        hand = deals[0][auction.turn]
         out["hand"] = f"{auction.turn}:{hand.pbn()}"
         out["cards"] = {x: hand.suit(x) for x in SUITS}
         out["hcp"], out["pattern"] = hand.hcp, hand.pattern
