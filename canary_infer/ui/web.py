@@ -52,7 +52,8 @@ def _known(text: str | None):
 
 VULS = ("none", "NS", "EW", "both")
 SHORT = 110  # characters of a call's meaning shown at once; the rest behind "more"
-POSITIONS = 256  # computed positions the server keeps (a page is a few hundred kB at most)
+POSITIONS = 64  # computed positions the server keeps as data (about 0.5 MB each: every pattern's share)
+PAGES = 256  # explorer pages kept as rendered (about 50 kB each)
 
 
 def _url(calls, dealer, hand, vul=None, path="/", **extra) -> str:
@@ -136,10 +137,12 @@ class Explorer:
 
     Not thread-safe underneath (the Inferencer's caches), so :meth:`cached` runs one
     computation at a time under ``lock``; a position computed once is kept (the last
-    ``POSITIONS``) and served again without waiting for the lock, and requests that arrive
+    ``POSITIONS``, and the last ``PAGES`` explorer pages as rendered) and served again without
+    waiting for the lock, and requests that arrive
     for a position while it is being computed wait for it and take the result."""
 
-    def __init__(self, system=None, deals: int = 3, samples: int = SAMPLES, positions: int = POSITIONS):
+    def __init__(self, system=None, deals: int = 3, samples: int = SAMPLES, positions: int = POSITIONS,
+                 pages: int = PAGES):
         self.inferencer = Inferencer(system)
         self.system = self.inferencer.system
         self._inferencers = {None: self.inferencer}
@@ -148,7 +151,7 @@ class Explorer:
         self.samples = samples  # deals drawn where the probabilities are estimated
         self.lock = threading.RLock()  # one computation at a time (an exercise's may ask for its position)
         self._pages: Bounded[tuple, dict] = Bounded(positions)
-        self._html: Bounded[tuple, str] = Bounded(positions)  # the explorer's pages as rendered
+        self._html: Bounded[tuple, str] = Bounded(pages)  # the explorer's pages as rendered
         self._pages_lock = threading.Lock()  # brief: the cache's own bookkeeping
         self.computed = 0  # positions computed (not served from the cache)
 
