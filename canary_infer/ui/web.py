@@ -310,7 +310,7 @@ class Explorer:
     def _bid_exercise(self, text, dealer, seed, vul) -> dict:
         # the position as the explorer has it (computed once for every seed), then one deal
         # from the deal-level engine its inference built: a new hand costs only the draw
-        p = self.page(text, dealer, None, vul=vul, with_deals=False)
+        p = self.page(text, dealer, None, vul=vul)  # shared with the explorer
         p = dict(p, errors=list(p["errors"]))
         auction = Auction.parse(" ".join(p["auction"]), dealer=p["dealer"])
         out = {"position": p, "seed": seed, "hand": None, "answer": None, "cards": None, "hcp": None}
@@ -332,7 +332,7 @@ class Explorer:
 
     def partner_exercise(self, text: str, dealer: str, vul: str | None = None) -> dict:
         """"What does partner hold?": the exact picture of the partner of the player to call."""
-        p = self.page(text, dealer, None, vul=vul, with_deals=False)
+        p = self.page(text, dealer, None, vul=vul)  # shared with the explorer
         turn = p["turn"] or SEATS[(SEATS.index(p["dealer"]) + len(p["auction"])) % 4]
         partner = SEATS[(SEATS.index(turn) + 2) % 4]
         pic = p["seats"][partner]
