@@ -188,8 +188,9 @@ def main() -> None:
     a = ap.parse_args()
     if not (1 <= a.clients <= 64 and 0 < a.seconds <= 3600 and 0 <= a.memory <= 20_000):
         ap.error("1-64 clients, at most an hour, at most 20,000 positions")
-    from canary_infer.ui.web import WARM, create_app
+    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas
 
+    fewer_malloc_arenas()  # as serve does
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "Task queue depth is 1": expected here
     out = {}
     rss0 = rss_mb()

@@ -1001,8 +1001,9 @@ def cmd_serve(args) -> int:
         return _fail(str(e))
     from waitress import create_server
 
-    from canary_infer.ui.web import WARM, create_app
+    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas
 
+    fewer_malloc_arenas()  # the threads share two malloc arenas (the memory stays lower)
     app = create_app(system, deals=args.deals, warm=WARM if args.warm else ())
     # waitress: a production WSGI server, its threads answering requests (the page computes one
     # position at a time under a lock and serves computed ones from its cache without waiting)

@@ -417,6 +417,20 @@ PARTNER_AUCTIONS = ("1S-P-2S-P", "2S-P-2N-P-3C-P", "1N-P-2C-P-2H-P", "1H-P-1N-P"
                     "1D-P-1S-P", "1C-P-1H-P")
 
 
+def fewer_malloc_arenas(n: int = 2) -> bool:
+    """Let glibc's malloc keep at most ``n`` arenas in this process (M_ARENA_MAX), as
+    ``MALLOC_ARENA_MAX=2`` would: by default each of the server's threads that computes a
+    position gets an arena of its own, and each keeps what it once held, so the resident
+    memory grows with the threads.  Call before the threads start; False where this is not
+    glibc (then nothing changes)."""
+    try:
+        import ctypes
+
+        return bool(ctypes.CDLL("libc.so.6").mallopt(-8, n))  # -8: M_ARENA_MAX
+    except (OSError, AttributeError):
+        return False
+
+
 def _vul_arg(args) -> str | None:
     v = args.get("v") or None
     return v
