@@ -217,9 +217,13 @@ def test_serve_runs_under_waitress_and_answers(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "canary_infer", "serve", "--port", "0", "--no-warm", "--deals", "0"],
                             cwd=root, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        line = proc.stderr.readline()
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert m and m.group(1) != "0", line
+        said = []
+        for _ in range(50):  # the line naming the port (after any warning)
+            said.append(proc.stderr.readline())
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/", said[-1])
+            if m or not said[-1]:
+                break
+        assert m and m.group(1) != "0", said
         url = f"http://127.0.0.1:{m.group(1)}/?a=2S-P-2N-P-3C"
         deadline = time.monotonic() + 60
         while True:
