@@ -100,7 +100,7 @@ def test_bid_by_clicking_and_the_page_agrees_with_infer_json(page):
     assert parse_qs(urlparse(driver.current_url).query)["a"] == ["2S-P-2N-P-3C"]
     expected = infer_json("2S P 2N P 3C", "--prob")
     check_seats_against_infer(driver, expected)
-    footer = by_css(driver, "#probabilities")[0].text
+    footer = by_css(driver, "#probabilities")[0].get_attribute("title")  # exactly; the text says 7.0 × 10²⁵
     assert f"exact: the share of each among all {expected['deals']:,} deals consistent with the auction" in footer
     # every call with its meaning; the defenders' passes marked undefined
     items = by_css(driver, "#meanings li")
@@ -183,3 +183,138 @@ def test_errors_are_shown_not_raised_and_a_screenshot_is_taken(page, tmp_path):
     assert driver.save_screenshot(str(out))
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+TAPPABLE = "a, button, input, select, summary"
+
+
+def small_targets(driver) -> list[str]:
+    """The visible tap targets smaller than 44 x 44 CSS pixels (what a finger needs)."""
+    return driver.execute_script("""
+        const out = [];
+        for (const el of document.querySelectorAll(arguments[0])) {
+          if (el.type === 'hidden') continue;
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;  // not shown (inside a closed "more")
+          const name = el.id || el.textContent.trim().slice(0, 20);
+          if (r.width < 44 || r.height < 44) out.push(`${el.tagName} ${name} ${r.width}x${r.height}`);
+        }
+        return out;""", TAPPABLE)
+
+
+@pytest.fixture
+def phone(page):
+    driver, base = page
+    driver.set_window_size(*screenshot.PHONE)
+    try:
+        yield driver, base
+    finally:
+        driver.set_window_size(1400, 1000)
+
+
+def test_on_a_phone_one_column_the_auction_first_and_big_tap_targets(phone):
+    driver, base = phone
+    assert driver.execute_script("return window.innerWidth") == 390
+    screenshot.bid(driver, base, ["2S", "P", "2N", "P"])
+    driver.get(driver.current_url + "&hand=N:KJ9864..J75.AKT5")
+    # nothing wider than the screen: no sideways scrolling, no shrunken desktop page
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    tops = {css: by_css(driver, css)[0].rect["y"] for css in ("#auction", "#bidding-box", "#own-hand", "#seat-N",
+                                                               "#deals", ".controls")}
+    assert tops["#auction"] < tops["#bidding-box"] < tops["#own-hand"] < tops["#seat-N"] < tops["#deals"]
+    assert tops["#auction"] < 200 and tops["#bidding-box"] < 844  # both on the first screen
+    lefts = {round(by_css(driver, f"#seat-{s}")[0].rect["x"]) for s in "NESW"}
+    assert len(lefts) == 1  # the seats one under another
+    assert small_targets(driver) == []
+    font = driver.execute_script("return parseFloat(getComputedStyle(document.querySelector('#meanings li')).fontSize)")
+    assert font >= 12
+    by_css(driver, "#bidding-box a[data-call='3D']")[0].click()
+    assert parse_qs(urlparse(driver.current_url).query)["a"] == ["2S-P-2N-P-3D"]
+    for path in ("/bid?a=2S-P-2N-P&d=N&seed=5&pick=3C", "/partner?a=2S-P-2N-P-3C-P&lo=10&hi=14&suit=S"):
+        driver.get(base + path)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390, path
+        assert small_targets(driver) == [], path
+
+
+def test_the_desktop_page_keeps_two_columns(page):
+    driver, base = page
+    driver.get(base + "/?a=2S-P-2N-P-3C")
+    assert by_css(driver, "#bidding-box")[0].rect["x"] < by_css(driver, "#seat-N")[0].rect["x"]
+    assert by_css(driver, "#seat-N")[0].rect["x"] < by_css(driver, "#seat-E")[0].rect["x"]
+    # the long meaning opens behind "more"
+    (more,) = by_css(driver, "#meanings li[data-call='2S'] details.more summary")
+    hidden = by_css(driver, "#meanings li[data-call='2S'] details.more .interp")[0]
+    assert not hidden.is_displayed()
+    more.click()
+    assert hidden.is_displayed() and hidden.text.startswith("interpretation:")
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_what_do_you_bid_exercise(page, width):
+    """Deal a hand for the position, pick a call in the bidding box: the page says whether the
+    system agrees (the bidder's call with this hand), why, and what each call would show."""
+    from canary_infer.bridge.auction import Auction
+    from canary_infer.bridge.cards import Hand
+    from canary_infer.tools.bidding import Bidder
+
+    driver, base = page
+    driver.set_window_size(width, 1000 if width > 400 else 844)
+    try:
+        driver.get(base + "/?a=2S-P-2N-P")
+        by_css(driver, "#mode-bid")[0].click()
+        query = parse_qs(urlparse(driver.current_url).query)
+        assert urlparse(driver.current_url).path == "/bid" and query["a"] == ["2S-P-2N-P"] and query["seed"]
+        cards = {s.get_attribute("data-suit"): "".join(c.text for c in s.find_elements("css selector", ".card"))
+                 for s in by_css(driver, "#bid-hand .suit")}
+        hand = Hand.from_pbn(".".join(cards[s].replace("10", "T") for s in "SHDC"))
+        want = Bidder().bid(hand, Auction.parse("2S P 2N P"))
+        assert want.status in ("ok", "several")
+        right = want.calls[0]
+        wrong = next(c for c in ("3C", "3D", "3H", "3S", "3N") if c not in want.calls)
+        shared = driver.current_url
+        by_css(driver, f"#bidding-box a[data-call='{wrong}']")[0].click()
+        assert by_css(driver, "#verdict")[0].get_attribute("data-agree") in ("no", "open")
+        assert f"Your {wrong[0]}" in by_css(driver, "#your-call-shows")[0].text
+        assert by_css(driver, "#next-calls tr[data-next]")  # what each call would have shown
+        driver.get(shared)  # the address gives the same hand again
+        by_css(driver, f"#bidding-box a[data-call='{right}']")[0].click()
+        (verdict,) = by_css(driver, "#verdict")
+        label = right[0] + ("NT" if right[1] == "N" else "♠♥♦♣"["SHDC".index(right[1])])
+        assert verdict.get_attribute("data-agree") == "yes" and label in verdict.text
+        assert {li.get_attribute("data-call") for li in by_css(driver, "#why li")} == set(want.calls)
+    finally:
+        driver.set_window_size(1400, 1000)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_what_does_partner_hold_exercise(page, width):
+    """Estimate partner's HCP range and longest suit: scored against the exact answer, with
+    partner's HCP distribution shown (the guess highlighted) and infer's exact range."""
+    driver, base = page
+    driver.set_window_size(width, 1000 if width > 400 else 844)
+    try:
+        driver.get(base + "/partner?a=2S-P-2N-P-3C-P&d=N")
+        assert "what does partner (North) hold?" in by_css(driver, "#guess h2")[0].text
+        for css, value in (("#guess-lo", "11"), ("#guess-hi", "14")):
+            (box,) = by_css(driver, css)
+            box.clear()
+            box.send_keys(value)
+        from selenium.webdriver.support.ui import Select, WebDriverWait
+
+        Select(by_css(driver, "#guess-suit")[0]).select_by_value("S")
+        by_css(driver, "#guess-submit")[0].click()
+        WebDriverWait(driver, 30).until(lambda d: by_css(d, "#result"))
+        expected = infer_json("2S P 2N P 3C P", "--prob")["hands"]["N"]
+        lo, hi = expected["hcp"]
+        hist = by_css(driver, "#result .hist div")
+        assert [d.get_attribute("data-hcp") for d in hist] == [str(k) for k in range(lo, hi + 1)]
+        assert [d.get_attribute("data-hcp") for d in hist if "in" in d.get_attribute("class").split()] == [
+            str(k) for k in range(11, 15)]
+        inside = sum(v for k, v in expected["probabilities"]["hcp"].items() if 11 <= int(k) <= 14)
+        assert f"{100 * inside:.0f}% of partner's possible hands" in by_css(driver, "#score-hcp")[0].text
+        assert f"the exact range is {lo}–{hi}" in by_css(driver, "#score-hcp")[0].text
+        score = int(by_css(driver, "#result")[0].get_attribute("data-score"))
+        assert score == round(50 * inside * min(1, (hi - lo + 1) / 4)) + 50
+        assert "lo=11" in driver.current_url and "suit=S" in driver.current_url  # shareable
+    finally:
+        driver.set_window_size(1400, 1000)

@@ -186,9 +186,15 @@ def test_known_seat_and_impossible_seat(inferencer):
     assert not pic["consistent"] and pic["patterns"] == [] and pic["conflict"] == [0]
 
 
-def test_example_deals_fit_every_seat_and_are_reproducible(inferencer):
+@pytest.mark.parametrize("prob", [False, True])
+def test_example_deals_fit_every_seat_and_are_reproducible(inferencer, prob):
+    """With ``prob`` the deals come from the inference's own deal-level engine (kept by the
+    inferencer), without it from a new one: either way every seat's calls fit."""
+    from canary_infer.tools.present import _joint_of
+
     auction = Auction.parse("2H P 2N P 3H")
-    inf = inferencer.infer(auction)
+    inf = inferencer.infer(auction, prob=prob, joint=True)
+    assert (_joint_of(inferencer, inf, None) is not None) == prob
     deals = example_deals(inferencer, inf, 5, seed=3)
     assert len(deals) == 5 and deals == example_deals(inferencer, inf, 5, seed=3)
     assert len(set(deals)) == 5
@@ -201,17 +207,20 @@ def test_example_deals_fit_every_seat_and_are_reproducible(inferencer):
         assert d["N"].length("H") == 6 and d["S"].length("S") >= 6
 
 
-def test_example_deals_keep_my_hand(inferencer):
+@pytest.mark.parametrize("prob", [False, True])
+def test_example_deals_keep_my_hand(inferencer, prob):
     known = ("S", Hand.from_pbn("KQ2.A87.QJ54.962"))
-    inf = inferencer.infer(Auction.parse("1N"), known)
+    inf = inferencer.infer(Auction.parse("1N"), known, prob=prob, joint=True)
     deals = example_deals(inferencer, inf, 3, seed=1, known=known)
     assert len(deals) == 3 and all(d["S"] == known[1] for d in deals)
     assert all(13 <= d["N"].hcp <= 16 for d in deals)
 
 
-def test_example_deals_are_uniform_over_the_deals_that_fit(clubs):
-    """North's pattern frequencies over many 2C deals against the exact shares counted here."""
-    inf = clubs.infer(Auction.parse("2C"))
+@pytest.mark.parametrize("prob", [False, True])
+def test_example_deals_are_uniform_over_the_deals_that_fit(clubs, prob):
+    """North's pattern frequencies over many 2C deals against the exact shares counted here
+    (drawn by a new deal-level engine, or with ``prob`` by the inference's own)."""
+    inf = clubs.infer(Auction.parse("2C"), prob=prob, joint=True)
     deals = example_deals(clubs, inf, 600, seed=11, time_limit=60)
     assert len(deals) == 600
     counts = Counter()

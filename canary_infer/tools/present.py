@@ -54,8 +54,10 @@ seats constrained): the deal-level engine draws this many anyway for its witness
 they cost nothing more, and a share's standard error is at most 1.1 percentage points."""
 
 
-def scope_note(pictures, known: bool = False, auction: str = "the auction") -> str:
-    """What the probabilities of these pictures are, in words (``known``: with your hand)."""
+def scope_note(pictures, known: bool = False, auction: str = "the auction", count=None) -> str:
+    """What the probabilities of these pictures are, in words (``known``: with your hand;
+    ``count`` writes a number of deals, by default exactly with thousands separators)."""
+    count = count or "{:,}".format
     hand = " and your hand" if known or any(p.get("known") for p in pictures) else ""
     pictures = [p for p in pictures if p.get("consistent") and not p.get("known")]
     scopes = {p["scope"] for p in pictures}
@@ -63,7 +65,7 @@ def scope_note(pictures, known: bool = False, auction: str = "the auction") -> s
     parts = []
     if EXACT in scopes:
         deals = {p["deals"] for p in pictures if p["scope"] == EXACT}
-        many = f"all {deals.pop():,} deals" if len(deals) == 1 else "all the deals"
+        many = f"all {count(deals.pop())} deals" if len(deals) == 1 else "all the deals"
         where = " where at most one unseen seat's calls constrain it" if both else ""
         parts.append(f"exact: the share of each among {many} consistent with {auction}{hand}{where}")
     if ESTIMATED in scopes:
@@ -253,9 +255,26 @@ def _fits(formulas, hand) -> bool:
     return all(evaluate(f, hand) for f in formulas)
 
 
+def _joint_of(inferencer, inference, known):
+    """The deal-level engine (a :class:`canary_infer.deal.joint.Joint`) the inferencer built for
+    this inference with probabilities, if it still holds it: drawing from it costs only the
+    draw, where a new one would build its tables and prove its bounds again."""
+    joints = getattr(inferencer, "_joints", None)
+    if joints is None:
+        return None
+    formulas = tuple(inferencer.seat_formulas(inference.calls, s) for s in SEATS)
+    try:
+        return joints.get((formulas, known, True))
+    except TypeError:  # unhashable: not a key the inferencer keeps
+        return None
+
+
 def example_deals(inferencer, inference, n: int = 4, seed: int = 1, known: tuple[str, Hand] | None = None,
                   time_limit: float = 3.0) -> list[Deal]:
     """Up to ``n`` deals drawn uniformly from all deals that fit every seat's calls.
+
+    From the deal-level engine the inference used when the inferencer still holds it (an
+    inference asked with ``prob``), else from a new one (:func:`canary_infer.deal.dealing.deal`).
 
     The method: the most constrained seat's hand is drawn uniformly from the hands that
     fit its calls (a pattern by its exact count, then that pattern's cards at random,
@@ -263,6 +282,13 @@ def example_deals(inferencer, inference, n: int = 4, seed: int = 1, known: tuple
     random and the deal is kept only if every seat's calls fit.  Each deal that fits has
     the same chance.  Fewer than ``n`` come back if ``time_limit`` seconds run out.
     """
+    joint = _joint_of(inferencer, inference, known)
+    if joint is not None:  # the inference's own deal-level engine, its tables and proofs already built
+        if not all(h.consistent for h in inference.hands.values()):
+            return []
+        from canary_infer.deal.deck import deal_of
+
+        return [deal_of(row) for row in joint.sample(n, np.random.default_rng(seed), time_limit=time_limit)]
     try:  # the exact dealer of the deal-level engine (canary_infer.deal.dealing), built suit by suit
         from canary_infer.deal.dealing import deal
 

@@ -1120,11 +1120,22 @@ def cmd_serve(args) -> int:
         system = load_system_dir(args.system)
     except _FileProblem as e:
         return _fail(str(e))
-    from canary_infer.ui.web import create_app
+    from waitress import create_server
 
-    app = create_app(system, deals=args.deals)
-    print(f"Canary Club explorer on http://{args.host}:{args.port}/  (Ctrl-C stops it)", file=sys.stderr)
-    app.run(host=args.host, port=args.port, debug=False, use_reloader=False)
+    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas
+
+    fewer_malloc_arenas()  # the threads share two malloc arenas (the memory stays lower)
+    app = create_app(system, deals=args.deals, warm=WARM if args.warm else ())
+    # waitress: a production WSGI server, its threads answering requests (the page computes one
+    # position at a time under a lock and serves computed ones from its cache without waiting)
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+    print(f"Canary Club explorer on http://{args.host}:{server.effective_port}/  (Ctrl-C stops it)", file=sys.stderr)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
     return 0
 
 
@@ -1295,6 +1306,9 @@ def _options_serve(pw) -> None:
     _add_system_option(pw)
     pw.add_argument("--deals", type=_whole(0, 20), default=3,
                     help="example deals shown per position (default 3; 0: none)")
+    pw.add_argument("--threads", type=_whole(1, 64), default=8, help="threads answering requests (default 8)")
+    pw.add_argument("--no-warm", dest="warm", action="store_false",
+                    help="do not compute the openings and the slowest first visits in the background at start")
     pw.set_defaults(func=cmd_serve)
 
 
