@@ -223,7 +223,8 @@ class Inferencer:
     contradict each other when no hand fits a seat."""
 
     def __init__(self, system: System | None = None, we: str | None = None, vul: str | None = None,
-                 conflict_seconds: float = 2.0, budget: float = DEFAULT_BUDGET, joint: bool = False):
+                 conflict_seconds: float = 2.0, budget: float = DEFAULT_BUDGET, joint: bool = False,
+                 cache_sizes: dict[str, int] | None = None):
         self.system = system or load_system()
         # seconds of work (counted, not clocked: bounds.py) for proofs with 2+ unseen seats constrained
         self.budget = budget
@@ -236,16 +237,17 @@ class Inferencer:
         self.conflict_seconds = conflict_seconds  # the bound on the search for contradicting calls
         # what it remembers between auctions, each bounded (the least recently used dropped first,
         # and computed again when asked for): a long-lived Inferencer (the web server's) stays
-        # within them however many positions it is asked about
-        self._results: Bounded[tuple, Result] = Bounded(CACHE_SIZES["results"])  # (formulas, unseen)
-        self._tables: Bounded[tuple, SeatTable | None] = Bounded(CACHE_SIZES["tables"])  # see _table_chain
-        self._slam_facts: Bounded[tuple, dict] = Bounded(CACHE_SIZES["slam"])  # see _slam
-        self._joints: Bounded[tuple, Joint] = Bounded(CACHE_SIZES["joints"])  # see infer
+        # within them however many positions it is asked about (``cache_sizes`` overrides CACHE_SIZES)
+        sizes = {**CACHE_SIZES, **(cache_sizes or {})}
+        self._results: Bounded[tuple, Result] = Bounded(sizes["results"])  # (formulas, unseen)
+        self._tables: Bounded[tuple, SeatTable | None] = Bounded(sizes["tables"])  # see _table_chain
+        self._slam_facts: Bounded[tuple, dict] = Bounded(sizes["slam"])  # see _slam
+        self._joints: Bounded[tuple, Joint] = Bounded(sizes["joints"])  # see infer
         self._grids: dict = {}  # the deal-level outer bound's grids (bounds.GRID_MEMO of them; see Joint)
-        self._readings: Bounded[tuple, CallReading] = Bounded(CACHE_SIZES["readings"])  # see read
-        self._by_identity: Bounded[tuple, tuple] = Bounded(CACHE_SIZES["results"])  # see _solve_seat
-        self._conflicts: Bounded[tuple, tuple[list[int], bool]] = Bounded(CACHE_SIZES["conflicts"])
-        self._text: Bounded[int, tuple] = Bounded(CACHE_SIZES["results"])  # see _described
+        self._readings: Bounded[tuple, CallReading] = Bounded(sizes["readings"])  # see read
+        self._by_identity: Bounded[tuple, tuple] = Bounded(sizes["results"])  # see _solve_seat
+        self._conflicts: Bounded[tuple, tuple[list[int], bool]] = Bounded(sizes["conflicts"])
+        self._text: Bounded[int, tuple] = Bounded(sizes["results"])  # see _described
         if self.system.oracle is None:  # a function of the calls alone: the system keeps no Inferencer alive
             self.system.oracle = self._possible
 
@@ -526,7 +528,7 @@ class Inferencer:
             h.slam = self._slam_facts[key]
 
     @staticmethod
-    def _no_deal(inf: Inference, dead: list[str], single: dict, asks: list) -> Inference:
+    def _no_deal(inf: Inference, dead: list[str], asks: list) -> Inference:
         """No deal fits: the seats in ``dead`` cannot make their calls, so no seat holds anything
         (and every question asked is about none of the deals)."""
         from canary_infer.deal.joint import Answer
@@ -534,8 +536,7 @@ class Inferencer:
         inf.asks = [Answer(text, seat, 0, 0, True) for text, seat, _ in asks]
         for seat in SEATS:
             if seat not in dead and not (seat in inf.hands and inf.hands[seat].known):  # my hand stays mine
-                hands = single[seat].hands if seat in single else 0.0
-                inf.hands[seat] = SeatInference(False, None, None, [], hands, no_deal_because=dead)
+                inf.hands[seat] = SeatInference(False, None, None, [], 0.0, no_deal_because=dead)
         inf.deals, inf.exact = 0, True
         return inf
 
@@ -606,7 +607,7 @@ class Inferencer:
                 h.conflict, h.conflict_minimal = self.explain(calls, seat, avail)
         dead = [s for s in SEATS if s in inf.hands and not inf.hands[s].consistent]
         if dead:  # a seat's own calls contradict each other, or my hand breaks mine: no deal at all
-            return self._no_deal(inf, dead, single, asks or [])
+            return self._no_deal(inf, dead, asks or [])
         if tables is None:
             # a seat's own calls contradict each other (or the formulas are too wide to pack):
             # the seats' own answers

@@ -54,6 +54,10 @@ VULS = ("none", "NS", "EW", "both")
 SHORT = 110  # characters of a call's meaning shown at once; the rest behind "more"
 POSITIONS = 64  # computed positions the server keeps as data (about 0.5 MB each: every pattern's share)
 PAGES = 256  # explorer pages kept as rendered (about 50 kB each)
+# what each of the server's Inferencers (one per vulnerability asked for) keeps between positions:
+# smaller than a batch's (deal.infer.CACHE_SIZES), so that the caches fill within the first few
+# hundred positions and the server's memory is flat after that (benchmarks/server_memory.py)
+SERVER_CACHES = {"results": 512, "tables": 48, "slam": 256, "joints": 16, "readings": 4096, "conflicts": 256}
 
 
 def _url(calls, dealer, hand, vul=None, path="/", **extra) -> str:
@@ -143,7 +147,7 @@ class Explorer:
 
     def __init__(self, system=None, deals: int = 3, samples: int = SAMPLES, positions: int = POSITIONS,
                  pages: int = PAGES):
-        self.inferencer = Inferencer(system)
+        self.inferencer = Inferencer(system, cache_sizes=SERVER_CACHES)
         self.system = self.inferencer.system
         self._inferencers = {None: self.inferencer}
         self._bidders: dict = {}
@@ -158,7 +162,7 @@ class Explorer:
     def inferencer_for(self, vul: str | None) -> Inferencer:
         inf = self._inferencers.get(vul)
         if inf is None:
-            inf = self._inferencers[vul] = Inferencer(self.system, vul=vul)
+            inf = self._inferencers[vul] = Inferencer(self.system, vul=vul, cache_sizes=SERVER_CACHES)
         return inf
 
     def bidder_for(self, vul: str | None) -> Bidder:
