@@ -88,3 +88,71 @@ def test_a_line_that_is_unplayable_at_some_points_only_is_not_refused(tmp_path, 
         '      3D  "no ace"  [A6]\n          = aces == 0\n        include ask(S)\n', encoding="utf-8")
     s = load(d)
     assert [e.line for e in lint.unsatisfiable(s)] == [3]  # still reported by check-system
+
+
+# --------------------------------------------------------------------------- export-system
+def _sequences(system, o):
+    """The BML sequence of every call of an outline (sections after the auction of their first point)."""
+    from canary_infer.tools.export import _entries, _full_sequence
+
+    names = {"X": "D", "XX": "R"}
+    out = set()
+    for path, _ in _entries(o):
+        out.add(tuple(names.get(c, c) if ours else f"({names.get(c, c)})" for c, ours in _full_sequence(path)
+                      if not (c == "P" and not ours)))
+    return out
+
+
+def test_the_whole_system_exports_to_bml_that_bridge_markup_reads_and_converts(system, tmp_path):
+    """About 40 s: the export (10-20 s), BML's reader, and bml2html on what it reads.  (bml2bss is
+    left out at this size: it keeps its records in a list and looks each new one up in it, a
+    quadratic walk that runs for more than ten minutes on 50,000 calls.)"""
+    from bml import bml as bmlmod
+    from bml import html
+
+    from canary_infer.tools.export import export, outline
+
+    text = export(system, "bml")
+    assert len(text) < 5_000_000 and "#PASTE" in text and "#CUT" in text
+    content = bmlmod.content_from_string(text)
+    seen = set()
+    for kind, root in content.nodes:
+        if kind == bmlmod.ContentType.BIDTABLE:
+            stack = list(root.children)
+            while stack:
+                n = stack.pop()
+                stack.extend(n.children)
+                seq = [b for b in n.get_sequence() if b != "(P)"]
+                seen.add(tuple(seq))
+    want = _sequences(system, outline(system))
+    assert want <= seen and len(want) > 40_000
+    html.bml2html(None, str(tmp_path / "canary.html"), content)
+    assert (tmp_path / "canary.html").stat().st_size > 1_000_000
+
+
+def test_export_of_the_whole_system_in_every_format_is_a_few_mb_and_says_words(system):
+    from canary_infer.tools.export import export
+
+    bss = export(system, "bss")
+    assert len(bss) < 8_000_000 and len(bss.splitlines()) > 40_000
+    assert "hasK(" not in bss and "exactly 2 of the aces and the king of spades" in bss
+    alert = export(system, "bboalert")
+    assert len(alert) < 6_000_000
+    chats = [line.split("#", 1)[1] for line in alert.splitlines()[3:] if "#" in line]
+    # the meaning only: the issue's chat texts ran to 2,100 characters, words, interpretation and sources
+    assert chats and max(map(len, chats)) < 400 and not any("interpretation:" in c for c in chats)
+    assert any(line.startswith("/4N--$/,5C,") for line in alert.splitlines())  # a regular-expression context
+
+
+def test_export_a_part_with_from_and_depth(capsys):
+    status, out, err = _run(capsys, "export-system", "--format", "bboalert", "--from", "1S P 2H", "--depth", "1")
+    assert status == 0, err
+    records = [line for line in out.splitlines()[3:] if not line.startswith("/")]
+    assert records[0].startswith("1S--2H--,2S,") and all(r.startswith(("1S--2H--,", "+,")) for r in records)
+    status, out, err = _run(capsys, "export-system", "--format", "bboalert", "--from", "1S P 2H", "--depth", "1",
+                            "--sources")
+    assert status == 0 and "[A" in out
+    status, out, err = _run(capsys, "export-system", "--format", "bml", "--from", "1S P 2H P 2N", "--depth", "2")
+    assert status == 0 and "1S-2H-2N-3C = " in out
+    status, out, err = _run(capsys, "export-system", "--format", "bml", "--from", "7N P 7N")
+    assert status == 2 and "no call" in err

@@ -957,11 +957,14 @@ def cmd_export_system(args) -> int:
     except _FileProblem as e:
         return _fail(str(e))
     progress = None
-    if sys.stderr.isatty():  # the whole built-in tree takes minutes: say how far it has got
+    if sys.stderr.isatty():  # the whole built-in tree takes seconds: say how far it has got
         def progress(n):
             sys.stderr.write(f"\r{n:,} calls written")
             sys.stderr.flush()
-    text = export(system, args.format, progress)
+    try:
+        text = export(system, args.format, progress, start=args.start, depth=args.depth, sources=args.sources)
+    except ValueError as e:
+        return _fail(str(e))
     if progress is not None:
         sys.stderr.write("\r\033[K")
     if args.output and args.output != "-":
@@ -1135,6 +1138,12 @@ def _options_export_system(px) -> None:
     px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
     _add_system_option(px)
     px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    px.add_argument("--from", dest="start", metavar="AUCTION",
+                    help="only the calls after this auction (say '1S P 2H P 2N')")
+    px.add_argument("--depth", type=int, metavar="N", help="only N levels of calls (below --from, if given)")
+    px.add_argument("--sources", action="store_true",
+                    help="BBOalert: the chat text with what each call shows in words and its source "
+                         "(by default the meaning only: BBOalert sends it to the opponents' chat)")
     px.set_defaults(func=cmd_export_system)
 
 
