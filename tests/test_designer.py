@@ -156,3 +156,22 @@ def test_export_a_part_with_from_and_depth(capsys):
     assert status == 0 and "1S-2H-2N-3C = " in out
     status, out, err = _run(capsys, "export-system", "--format", "bml", "--from", "7N P 7N")
     assert status == 2 and "no call" in err
+
+
+# --------------------------------------------------------------------------- diff-system
+def test_diff_of_two_full_copies_one_call_edited(copy, tmp_path):
+    """About 30 s on a busy machine (it was a walk of both million-call trees): the one call
+    edited is the one change found."""
+    from canary_infer.tools.diff import diff_systems
+
+    edited = tmp_path / "edited"
+    shutil.copytree(copy, edited)
+    f = edited / "40-one-level.canary"
+    text = f.read_text(encoding="utf-8")
+    assert text.count("= S == 6 and H == 3\n") == 1
+    f.write_text(text.replace("= S == 6 and H == 3\n", "= S >= 6 and H == 3\n"), encoding="utf-8")
+    d = diff_systems(load(copy), load(edited))
+    assert d.counts() == {"changed": 1, "rewritten": 0, "reworded": 0, "added": 0, "removed": 0}
+    change = d.changes[0]
+    assert change.auction == "1S P 2H P 2N P 3C P 3S"
+    assert all(x.lost == 0 and x.gained > 0 for x in change.differences)
