@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 
+from canary_infer.language.expr import TRUE
 from canary_infer.system.model import SystemFileError, builtin_dir
 from canary_infer.tools import lint
 from canary_infer.tools.loader import load
@@ -175,3 +176,88 @@ def test_diff_of_two_full_copies_one_call_edited(copy, tmp_path):
     change = d.changes[0]
     assert change.auction == "1S P 2H P 2N P 3C P 3S"
     assert all(x.lost == 0 and x.gained > 0 for x in change.differences)
+
+
+# --------------------------------------------------------------------------- check-system
+# The notes' own contradictions, inventory section 29 (copied: nothing may read the notes at test
+# time), that concern calls in the tree and show as a gap or an overlap, each with a point where
+# check-system finds it: (item, kind, auction of the point, the calls).  The report names an item
+# where the files cite it ("inventory section 29 item N") on the lines of the calls.
+SECTION_29 = {
+    1: "Short natural bids (A9 vs the 3-card fragments of A688, A1564, A1499)",
+    3: "Gap for 4441 hands: neither 1N nor 2D [A33, A59, A983]",
+    4: "6C-4D hands under three criteria that do not fit together [A55, A594-595, A610]",
+    5: "2D and 2H/2S overlap: 5-4-0-4 and 4-5-0-4 [A987, A1216, A1454]",
+    6: "'Only non-canapé bid' [A434, A618]",
+    7: "Length of 1-level and 2-level responses [A134, A143, A152-153, A166, A294]",
+    8: "4-card support after 1x-1y is never assigned [A298-301]",
+    9: "1H-1S-1N: whether S can be 3 [A304]",
+    10: "Second relay and 2N after 1D-1N-2C [A488, A793]",
+    12: "One-suiters after the second relay: how the splinter is bid [A782]",
+    13: "1x-1N-2N-3C: no answer with no singleton [A814]",
+    14: "1x-2N trump ask [A549]",
+    19: "2D: the size and control answers [A983-]",
+    22: "Incomplete or odd entries in the 2H tree [A1355-1385, A1463-1481]",
+    24: "Competition after the 2M relay: 2S-P-2N-(3D) [A1595-1600]",
+    27: "2N structure: simple transfers or Miles [A1753]",
+    30: "The slam file's 3N against Canary's own 3N [B64, A549, A1192-1194]",
+    32: "Miscellaneous: the 1S jump responses [A1937]",
+}
+FOUND_AT = [  # (item, kind, point, calls, named)
+    (1, "overlap", "1D P 1N P 2H P 2S", {"3C", "3H"}, True),
+    (3, "gap", "", None, True),
+    (4, "overlap", "", {"1D", "2C"}, True),
+    (5, "overlap", "", {"2D", "2H"}, True),
+    (6, "overlap", "1D P 1N", {"2N", "3C"}, True),
+    (7, "overlap", "1D", {"2C", "2H"}, True),
+    (8, "overlap", "1D P 1H", {"1N", "2H"}, True),
+    (9, "overlap", "1H P 1S", {"1N", "2S"}, True),
+    (10, "overlap", "1D P 1N P 2C", {"2H", "2N"}, True),
+    (12, "overlap", "1D P 1N P 2D P 2H", {"2S", "3H"}, True),
+    (13, "gap", "1D P 1N P 2N P 3C", None, True),
+    (14, "overlap", "1D P 2N P 3D", {"3H", "4H"}, True),
+    (19, "overlap", "2D", {"3C", "3H"}, True),
+    (22, "overlap", "2H P 2S P 2N P 3C P 3S", {"4D", "4S"}, True),
+    (24, "gap", "2S P 2N 3D", None, True),
+    (27, "overlap", "2N P 3S P 3N", {"4C", "4H"}, True),
+    (30, "overlap", "1S P 2H P 2N P 3C", {"3D", "3N"}, True),
+    (32, "overlap", "1S", {"2C", "4D"}, True),
+]
+
+
+@pytest.mark.parametrize("item, kind, point, calls, named", FOUND_AT, ids=[f"item{x[0]}" for x in FOUND_AT])
+def test_the_notes_contradictions_are_found_and_named(system, item, kind, point, calls, named):
+    """Each at its point (a whole check-system run takes minutes on this machine: see
+    benchmarks/bench_designer.py); named where the files cite the item on the calls' lines."""
+    from canary_infer.tools.export import _find
+    from canary_infer.tools.verify import Verifier, group
+
+    assert item in SECTION_29
+    v = Verifier(_inferencer(system))
+    v.defer_witnesses = True
+    node = system.root("opening") if point == "" else _find(system, point)
+    cover = None
+    if node.parent is None:
+        cover = node.domain({"chair": 1})
+    elif kind == "gap":
+        cover = TRUE if node.is_relay else node.domain({"chair": 1})
+    gaps, overlaps, _, _ = v.check_point(node, cover=cover)
+    fams = group(gaps + overlaps)
+    hit = [f for f in fams if f.kind == kind and (calls is None or set(f.first.calls) == calls)]
+    assert hit, (item, [(f.kind, f.first.calls) for f in fams])
+    if named:
+        assert any(item in f.items and f.verdict == "left open by the notes" for f in hit), \
+            [(f.verdict, f.items) for f in hit]
+        assert any("inventory section 29 item" in f.why for f in hit)
+
+
+
+_INF = {}
+
+
+def _inferencer(system):
+    from canary_infer.deal.infer import Inferencer
+
+    if id(system) not in _INF:
+        _INF[id(system)] = Inferencer(system)
+    return _INF[id(system)]
