@@ -5,6 +5,7 @@ combinatorics, suits convolved)."""
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from functools import cache
 from itertools import combinations
@@ -170,18 +171,25 @@ def test_the_default_report_lists_only_overlaps_where_both_calls_state_something
     text = capsys.readouterr().out
     head = text.splitlines()[0]
     assert "3 overlaps between calls that both state something, 1 more with a call that states nothing" in head
-    listed = [line for line in text.splitlines() if line.lstrip().startswith("overlap at")]
-    assert sorted(listed) == sorted(["  overlap at (opening): 1S / 2S", "  overlap at P P: 1S / 2S",
-                                     "  overlap at 1S P 2N: 3C / 3D"])
-    assert "--all lists them" in text
+    # one line per family (the same two lines of the files): 1S / 2S in both chairs is one family of 2
+    listed = [line.split("  [")[0].strip() for line in text.splitlines() if re.match(r"\s+F\d+ ", line)]
+    assert sorted(listed) == sorted(["F1 2 x overlap 1S / 2S", "F2 gap none of 3C 3D", "F3 overlap 3C / 3D"])
+    assert text.index("an encoding defect:") < text.index("Encoding defects")  # the summary first
+    assert "e.g. at 1S P 2N: " in text and "--all lists them" in text
     assert main(["check-system", "--all", "--system", str(tmp_path)]) == 0
     text = capsys.readouterr().out
-    assert "  overlap at 2S P 2N: 3C / 3D" in text.splitlines()
+    assert "e.g. at 2S P 2N: " in text
     assert main(["check-system", "--json", "--system", str(tmp_path)]) == 0
     obj = json.loads(capsys.readouterr().out)
+    assert list(obj)[:2] == ["summary", "families"] and obj["summary"]["an_encoding_defect"]["families"] == 4
     marks = {(o["auction"], tuple(o["calls"])): o["unconstrained"] for o in obj["overlaps"]}
     assert marks == {("", ("1S", "2S")): False, ("P P", ("1S", "2S")): False, ("1S P 2N", ("3C", "3D")): False,
                      ("2S P 2N", ("3C", "3D")): True}
-    for o in obj["overlaps"]:  # every witness really fits both calls (and what was bid before)
-        hand = Hand.from_pbn(o["hand"])
+    assert {o["family"] for o in obj["overlaps"][:2]} == {"F1"}
+    fams = {f["id"]: f for f in obj["families"]}
+    assert fams["F1"]["count"] == 2 and fams["F1"]["rule"].endswith(":2 / " + str(tmp_path / "s.canary") + ":9")
+    for f in obj["families"]:  # every witness really fits both calls (and what was bid before)
+        if f["kind"] != "overlap" or f["witness"]["hand"] is None:
+            continue
+        hand = Hand.from_pbn(f["witness"]["hand"])
         assert hand.length("S") >= 5

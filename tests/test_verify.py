@@ -73,7 +73,7 @@ def checked(small_system_dir):
     system's 17,000 calls take far longer than a test may): run once for the module."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = main(["check-system", "--json", "--system", str(small_system_dir)])
+        status = main(["check-system", "--json", "--every-witness", "--system", str(small_system_dir)])
     assert status == 0
     text = out.getvalue()
     assert text.count("\n") == 1
@@ -446,7 +446,7 @@ def test_cli_verify_relays_reports_the_synthetic_gap_and_overlaps(run, synthetic
 
 
 def test_cli_check_system_on_the_synthetic_system(run, synthetic_dir):
-    status, out, err = run("check-system", "--json", "--system", str(synthetic_dir))
+    status, out, err = run("check-system", "--json", "--every-witness", "--system", str(synthetic_dir))
     assert status == 0, err
     obj = json.loads(out)
     assert {"nodes", "gaps", "overlaps"} <= set(obj)

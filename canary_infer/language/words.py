@@ -77,6 +77,9 @@ def _noun(f: Feat, n: Fraction, sub: dict) -> str:
         return f"of the top three honours (A K Q) in {_suit(f.suit, sub)}"
     if f.name == "honours":
         return f"honour{'s' if plural else ''} (A K Q J T) in {_suit(f.suit, sub)}"
+    if f.name in _CARD:
+        card = _CARD[f.name]
+        return card if f.suit in sub else f"{card} of {_suit(f.suit, sub)}"
     return f"{f}"
 
 
@@ -142,6 +145,10 @@ def _linear(c: Cmp, sub: dict) -> str:
     if all(k == 1 for k, _ in names):
         together = " and ".join(n for _, n in names)
         word = {">=": "at least", "<=": "at most", "==": "exactly", "!=": "not exactly"}[c.op]
+        if any(FEATURES[f.name].boolean for _, f in c.terms):  # aces + hasK(S): cards counted
+            cards = " and ".join(n if FEATURES[f.name].boolean else f"the {n}" for (_, n), (_, f)
+                                 in zip(names, c.terms, strict=True))
+            return f"{word} {_num(rhs)} of {cards}"
         return f"{word} {_num(rhs)} {together} together"
     return str(c)
 

@@ -263,6 +263,7 @@ class _Differ:
         self.progress = progress or (lambda msg: None)
         self.seconds = example_seconds
         self._solved: dict[tuple, Result] = {}
+        self._applied: set[tuple] = set()
 
     def solve(self, f: Node, within: Result | None = None) -> Result:
         key = (f, id(within))
@@ -323,8 +324,14 @@ class _Differ:
             return change
         return None
 
-    def walk(self, tree: str, a: CallNode, b: CallNode, out: SystemDiff) -> None:
+    def walk(self, tree: str, a: CallNode, b: CallNode, out: SystemDiff, dirty: bool = False) -> None:
+        """Compare the calls below ``a`` and ``b``.  A call whose meaning, source and constraint in
+        every chair are the same in both versions, below calls that are all the same too, is the
+        same call (what the caller showed before it is too): only the others are read and solved.
+        An applied block's continuations, the same at every point it stands at, are compared below
+        the first such point (unless a change above makes them differ)."""
         calls = list(a.children) + [c for c in b.children if c not in a.children]
+        chairs = CHAIRS if _by_chair(a) or _by_chair(b) else CHAIRS[:1]
         for call in calls:
             x, y = a.children.get(call), b.children.get(call)
             if y is None:
@@ -332,10 +339,24 @@ class _Differ:
             elif x is None:
                 out.added.append(self.entry(tree, y, self.new_inf))
             else:
-                c = self.compare(tree, x, y)
-                if c is not None:
-                    out.changes.append(c)
-                self.walk(tree, x, y, out)
+                differs = dirty or x.defined != y.defined or any(
+                    x.constraint({"chair": ch}) != y.constraint({"chair": ch}) for ch in chairs)
+                if differs or x.meaning != y.meaning or x.source != y.source:
+                    c = self.compare(tree, x, y)
+                    if c is not None:
+                        out.changes.append(c)
+                if x.applied_key is not None and y.applied_key is not None and not differs:
+                    key = (x.applied_key, y.applied_key)
+                    if key in self._applied:
+                        continue
+                    self._applied.add(key)
+                self.walk(tree, x, y, out, differs)
+
+
+def _by_chair(parent: CallNode) -> bool:
+    """Whether some call at this point has a line for some chairs only (the calls' constraints, a
+    'denies' line's too, are otherwise the same in every chair)."""
+    return any(t.kind == "chair" for c in parent.children.values() for r in c.rules for t in r.tests)
 
 
 def diff_systems(old: System, new: System, old_label: str = "old", new_label: str = "new",

@@ -17,8 +17,34 @@ designer wants to hear about when he writes it, with its file and line::
     >>> [str(e) for e in unsatisfiable(s)]
     ['mine.canary:6: no hand can make 1S P 1N P 2C: it contradicts what the same player showed before']
 
-A checked system is remembered by the digest of its text (in the solver's disk cache), so the
-walk costs its few seconds once per edit.
+A line of the files stands for many calls (a block included at many points, ``for x in
+suits``, a schedule's steps): some of them may be unplayable where they stand and not be a
+mistake, as when a grand-slam ask asks for a king that a cue bid denied [B33, B60].  What
+refuses a system (:func:`dead_lines`, the check every system passes when it is loaded) is a line
+none of whose calls any hand can make; :func:`unsatisfiable` lists every unplayable call, for
+check-system's report.
+
+    >>> s = load_text('''
+    ... block ask(T)
+    ...   4N  "ask"  [A1]
+    ...     5C  "no ace"  [A2]
+    ...         = aces == 0
+    ... tree opening
+    ...   1S  "spades"  [A3]
+    ...       = S >= 5
+    ...     2N  "aces"  [A4]
+    ...       3C  "one ace"  [A5]
+    ...           = aces == 1
+    ...         include ask(S)
+    ...       3D  "no ace"  [A6]
+    ...           = aces == 0
+    ...         include ask(S)
+    ... ''', "mine.canary")
+    >>> [e.line for e in unsatisfiable(s)], dead_lines(s)
+    ([4], [])
+
+A checked system is remembered by the digest of its text (in the loaded-system cache's folder), so
+the walk costs its seconds once per edit.
 """
 
 from __future__ import annotations
@@ -26,12 +52,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from canary_infer.bridge.auction import Auction
-from canary_infer.deal.infer import Inferencer
-from canary_infer.language.expr import TRUE
 from canary_infer.system.model import CallNode, System, SystemFileError, format_system
-from canary_infer.tools.verify import auction_text
+
+if TYPE_CHECKING:
+    from canary_infer.deal.infer import Inferencer
 
 
 def _calls(system: System, limit: int):
@@ -52,17 +79,17 @@ def _tree_nodes(system: System, tree: str, lead: int):
             yield n
 
 
-def unsatisfiable(system: System, inferencer: Inferencer | None = None, limit: int = 100_000,
-                  progress: Callable[[int, int], None] | None = None) -> list[SystemFileError]:
-    """Every call that no hand can make after the calls before it (each as a SystemFileError)."""
-    inf = inferencer or Inferencer(system)
-    found: list[SystemFileError] = []
-    seen: set[tuple[str, int]] = set()
-    asked: set[tuple] = set()
-    todo = list(_calls(system, limit))
-    for i, (prefix, node) in enumerate(todo):
-        if progress:
-            progress(i + 1, len(todo))
+def _instances(system: System, inf: Inferencer, limit: int, skip: Callable[[CallNode], bool] | None = None):
+    """(node, auction text, whether some hand can make it) for every call :func:`_calls` walks,
+    but those ``skip`` passes by without asking the engine."""
+    from canary_infer.bridge.auction import Auction
+    from canary_infer.language.expr import TRUE
+    from canary_infer.tools.verify import auction_text
+
+    asked: dict[tuple, bool] = {}
+    for prefix, node in _calls(system, limit):
+        if skip is not None and skip(node):
+            continue
         text = auction_text(node.lineage(), prefix)
         try:
             auction = Auction.parse(text)
@@ -70,18 +97,62 @@ def unsatisfiable(system: System, inferencer: Inferencer | None = None, limit: i
             continue
         calls = inf.read(auction)
         if not calls[-1].defined or calls[-1].formula == TRUE:
-            continue  # what the caller showed before was checked at his earlier call
-        seat = calls[-1].seat
-        chain = inf.seat_formulas(calls, seat)
-        if chain in asked:
-            continue  # the same question (a third-chair auction whose calls read as in first chair)
-        asked.add(chain)
-        res = inf._solve_chain(chain, _avail())
-        if not res.consistent and (node.path, node.line) not in seen:
+            yield node, text, True  # what the caller showed before was checked at his earlier call
+            continue
+        chain = inf.seat_formulas(calls, calls[-1].seat)
+        ok = asked.get(chain)  # the same question (a third-chair auction whose calls read as in first chair)
+        if ok is None:
+            ok = asked[chain] = inf._solve_chain(chain, _avail()).consistent
+        yield node, text, ok
+
+
+def _message(text: str) -> str:
+    return f"no hand can make {_shown(text)}: it contradicts what the same player showed before"
+
+
+def unsatisfiable(system: System, inferencer: Inferencer | None = None,
+                  limit: int = 100_000) -> list[SystemFileError]:
+    """Every line of the files that makes a call no hand can make after the calls before it, with
+    the first such call (each as a SystemFileError), whether or not its other calls can be made."""
+    inf = inferencer or _inferencer(system)
+    found: list[SystemFileError] = []
+    seen: set[tuple[str, int]] = set()
+    for node, text, ok in _instances(system, inf, limit):
+        if not ok and (node.path, node.line) not in seen:
             seen.add((node.path, node.line))
-            found.append(SystemFileError(node.path, node.line, f"no hand can make {_shown(text)}: it contradicts "
-                                                                "what the same player showed before"))
+            found.append(SystemFileError(node.path, node.line, _message(text)))
     return found
+
+
+def dead_lines(system: System, inferencer: Inferencer | None = None,
+               limit: int = 100_000) -> list[SystemFileError]:
+    """Every line of the files none of whose calls any hand can make where it stands (with the
+    first of them): a line the system can never use, which is a mistake in the files.  A line
+    is asked about only until one of its calls can be made."""
+    inf = inferencer or _inferencer(system)
+    playable: set[tuple[str, int]] = set()
+    first: dict[tuple[str, int], str] = {}
+    count: dict[tuple[str, int], int] = {}
+    for node, text, ok in _instances(system, inf, limit, skip=lambda n: (n.path, n.line) in playable):
+        key = (node.path, node.line)
+        if ok:
+            playable.add(key)
+        else:
+            first.setdefault(key, text)
+            count[key] = count.get(key, 0) + 1
+    found = []
+    for key, text in first.items():
+        if key in playable:
+            continue
+        more = f" (nor can any of the {count[key] - 1} other calls this line makes)" if count[key] > 1 else ""
+        found.append(SystemFileError(key[0], key[1], _message(text) + more))
+    return found
+
+
+def _inferencer(system: System):
+    from canary_infer.deal.infer import Inferencer  # the engine: imported only when a system is checked
+
+    return Inferencer(system)
 
 
 def _avail():
@@ -95,26 +166,34 @@ def _shown(text: str) -> str:
 
 
 def check(system: System, cache_dir=None) -> list[SystemFileError]:
-    """:func:`unsatisfiable`, remembered by the digest of the system's text."""
-    digest = hashlib.sha256(format_system(system).encode()).hexdigest()[:24]
+    """:func:`dead_lines`, remembered by the digest of the system's text and of its files' names
+    (not their folder: a copy of the same files moved elsewhere is the same question).  What is
+    kept names each finding's file by its place in ``system.files``, so the answer names the
+    files this system was read from, not those of the run that first asked."""
+    h = hashlib.sha256(b"canary-infer dead lines 2\0")
+    h.update(Path(__file__).read_bytes())
+    h.update("\0".join(Path(f).name for f in system.files).encode() + b"\0")
+    h.update(format_system(system).encode())
+    digest = h.hexdigest()[:32]
+    files = list(system.files)
     stamp = None
     if cache_dir is not None:
-        stamp = cache_dir / f"checked-{digest}.json"
+        stamp = Path(cache_dir) / f"checked-{digest}.json"
         if stamp.exists():
             try:
                 data = json.loads(stamp.read_text())
-                return [SystemFileError(p, int(n), str(r)) for p, n, r in data]
-            except (ValueError, TypeError, OSError):
+                return [SystemFileError(files[int(i)], int(n), str(r)) for i, n, r in data]
+            except (ValueError, TypeError, OSError, IndexError):
                 pass
-    found = unsatisfiable(system)
+    found = dead_lines(system)
     if stamp is not None:
         try:
             stamp.parent.mkdir(parents=True, exist_ok=True)
-            stamp.write_text(json.dumps([[e.path, e.line, e.reason] for e in found]))
-        except OSError:
-            pass
+            stamp.write_text(json.dumps([[files.index(e.path), e.line, e.reason] for e in found]))
+        except (OSError, ValueError):
+            pass  # a finding outside the files (none is) or a read-only folder: not kept
     return found
 
 
-__all__ = ["CallNode", "check", "unsatisfiable"]
+__all__ = ["CallNode", "check", "dead_lines", "unsatisfiable"]
 

@@ -193,31 +193,50 @@ def _names(system) -> dict:
     return hit[1]
 
 
-def _denied(node, ctx) -> list[str] | None:
-    """The sibling calls a call's constraint denies, if it is exactly "none of the others"."""
+def _denied(node, ctx, memo: dict | None = None) -> list[str] | None:
+    """The sibling calls a call's constraint denies, if it is exactly "none of the others"
+    (``memo``: a dict kept across calls, holding each point's calls and their constraints)."""
     parent = getattr(node, "parent", None)
     if parent is None:
         return None
-    sibs = [c for c in parent.children.values() if c is not node and c.defined and not c.is_opponents]
+    if memo is not None and not any(r.kind == "denies" for r in node.rules):
+        return None  # only a 'denies' line makes a constraint "none of the others" (an export asks 50,000 times)
+    key = ("sibs", id(parent), ctx.get("chair"))
+    here = memo.get(key) if memo is not None else None
+    if here is None:
+        here = [(c, c.constraint(ctx)) for c in parent.children.values() if c.defined and not c.is_opponents]
+        if memo is not None:
+            memo[key] = here
+    sibs = [(c, f) for c, f in here if c is not node]
     if not sibs:
         return None
-    if node.constraint(ctx) == negate(disj([c.constraint(ctx) for c in sibs])):
-        return [c.call for c in sibs]
+    if node.constraint(ctx) == negate(disj([f for _, f in sibs])):
+        return [c.call for c, _ in sibs]
     return None
 
 
-def call_words(system, node, chair: int | None = None) -> str:
+def call_words(system, node, chair: int | None = None, memo: dict | None = None) -> str:
     """A call's constraint in plain words, for one chair (1 = dealer) or, with ``chair``
-    None, for every chair (chair-dependent parts are then said per chair)."""
+    None, for every chair (chair-dependent parts are then said per chair).  ``memo``, a dict
+    kept across calls of the same system (an export of the whole tree), saves saying the
+    same constraint twice."""
     names = _names(system)
+
+    def words(f) -> str:
+        if memo is None:
+            return say(f, names)
+        hit = memo.get(("say", f))
+        if hit is None:
+            hit = memo[("say", f)] = say(f, names)
+        return hit
 
     def one(ch):
         ctx = {"chair": ch}
-        denied = _denied(node, ctx)
+        denied = _denied(node, ctx, memo)
         if denied:
             return "none of the other calls here (" + " ".join(denied) + ")"
         f = node.constraint(ctx)
-        return "" if f == TRUE else say(f, names)
+        return "" if f == TRUE else words(f)
 
     if chair is not None:
         return one(chair)
@@ -225,7 +244,7 @@ def call_words(system, node, chair: int | None = None) -> str:
     texts = [one(ch) for ch in chairs]
     if len(set(texts)) == 1:
         return texts[0]
-    if any(_denied(node, {"chair": ch}) for ch in chairs):
+    if any(_denied(node, {"chair": ch}, memo) for ch in chairs):
         return "; ".join(f"in chair {ch}: {t or 'nothing about the hand'}" for ch, t in zip(chairs, texts, strict=True))
     # what every chair shares, then what some chairs add
     parts_of = {ch: _conjuncts(node.constraint({"chair": ch})) for ch in chairs}
@@ -234,13 +253,13 @@ def call_words(system, node, chair: int | None = None) -> str:
     for ch in chairs:
         extra = tuple(p for p in parts_of[ch] if p not in common)
         groups.setdefault(extra, []).append(ch)
-    out = [say(conj(common), names)] if common else []
+    out = [words(conj(common))] if common else []
     for extra, chs in groups.items():
         if extra:
             where = f"chair {chs[0]}" if len(chs) == 1 else (f"chairs {chs[0]}-{chs[-1]}"
                                                             if chs == list(range(chs[0], chs[-1] + 1))
                                                             else "chairs " + ", ".join(map(str, chs)))
-            out.append(f"in {where} also: {say(conj(list(extra)), names)}")
+            out.append(f"in {where} also: {words(conj(list(extra)))}")
     return "; ".join(out)
 
 

@@ -910,31 +910,23 @@ def cmd_verify_relays(args) -> int:
     return 0
 
 
-def _finding_lines(kind: str, items) -> list[str]:
-    out = []
-    for f in items:
-        extra = f" (settled by {f.settled_by})" if getattr(f, "settled_by", None) else ""
-        where = f.auction or "(opening)"
-        calls = (" / ".join(f.calls) if kind == "overlap" else "taken by " + " ".join(f.calls)
-                 if kind == "settled gap" else "none of " + " ".join(f.calls))
-        out.append(f"  {kind} at {where}: {calls}{extra}\n      e.g. {f.hand}; patterns {' '.join(f.patterns[:6])}"
-                   f"{' ...' if len(f.patterns) > 6 else ''}; {f.hands:,} hands {f.note}")
-    return out
-
-
 def cmd_check_system(args) -> int:
     from canary_infer.deal.infer import Inferencer
-    from canary_infer.tools.verify import Verifier
+    from canary_infer.tools.verify import Verifier, summary
 
     system = _load_system(args, {"nodes": 0, "gaps": [], "overlaps": []})
     if system is None:
         return 2
     prog = Progress(args.progress)
     v = Verifier(Inferencer(system), progress=prog.say)
-    r = v.check_system()
+    # without --all the families of loose overlaps get no witness; --every-witness: every finding one
+    r = v.check_system(loose_witnesses=args.all, every_witness=args.every_witness)
     prog.done()
-    if args.json:
-        print(json.dumps({"nodes": r["nodes"], "gaps": [g.as_json() for g in r["gaps"]],
+    head = summary(r)
+    if args.json:  # the summary first, then the families, then every finding (each with its family)
+        v.fill_patterns(r["gaps"] + r["overlaps"] + r.get("settled", []))
+        print(json.dumps({"summary": head, "families": [f.as_json() for f in r["families"]],
+                          "nodes": r["nodes"], "gaps": [g.as_json() for g in r["gaps"]],
                           "overlaps": [o.as_json() for o in r["overlaps"]],
                           "settled": [g.as_json() for g in r.get("settled", [])]}))
         return 0
@@ -942,16 +934,38 @@ def cmd_check_system(args) -> int:
     loose = [o for o in r["overlaps"] if o.unconstrained]
     print(f"{r['nodes']} points checked: {len(r['gaps'])} gaps, {len(real)} overlaps between calls that both "
           f"state something, {len(loose)} more with a call that states nothing about the hand")
-    print("\n".join(_finding_lines("gap", r["gaps"])))
-    print("\n".join(_finding_lines("overlap", real)))
-    if r.get("settled"):
-        print(f"{len(r['settled'])} gaps of the notes' words that the files settle with an 'unless' clause:")
-        print("\n".join(_finding_lines("settled gap", r["settled"])))
-    if loose and args.all:
-        print("\n".join(_finding_lines("overlap", loose)))
-    elif loose:
-        print(f"  ({len(loose)} overlaps with unconstrained calls not listed: --all lists them)")
+    fams = r["families"]
+    shown = [f for f in fams if args.all or not f.unconstrained]
+    for verdict in ("an encoding defect", "left open by the notes", "settled"):
+        these = [f for f in shown if f.verdict == verdict]
+        n = sum(f.count for f in these)
+        print(f"{verdict}: {len(these)} families, {n} findings")
+    for verdict, title in (("an encoding defect", "Encoding defects (fix the files)"),
+                           ("left open by the notes", "Left open by the notes (their own gaps and contradictions)"),
+                           ("settled", "Settled by a rule of the files")):
+        these = [f for f in shown if f.verdict == verdict]
+        if not these:
+            continue
+        print(f"\n{title}: one line per family (the same calls of the same lines of the files), its count "
+              "and one witness")
+        for f in these:
+            print(_family_line(f))
+    hidden = len([f for f in fams if f.unconstrained]) - len([f for f in shown if f.unconstrained])
+    if hidden:
+        print(f"\n({hidden} families of overlaps with a call that states nothing not listed: --all lists them)")
     return 0
+
+
+def _family_line(f) -> str:
+    x = f.first
+    where = x.auction or "(opening)"
+    calls = " / ".join(x.calls) if f.kind == "overlap" else ("taken by " if f.verdict == "settled" else "none of ") \
+        + " ".join(x.calls)
+    times = f"{f.count} x " if f.count > 1 else ""
+    why = f"\n      {f.verdict}: {f.why}" if f.why else ""
+    return (f"  {f.first.family} {times}{f.kind} {calls}  [{f.rule()}]\n      e.g. at {where}: {x.hand}; "
+            f"patterns {' '.join(x.patterns[:6])}{' ...' if len(x.patterns) > 6 else ''}; {x.hands:,} hands"
+            f"{' ' + x.note if x.note else ''}{why}")
 
 
 def cmd_selfcheck(args) -> int:
@@ -1100,11 +1114,14 @@ def cmd_export_system(args) -> int:
     except _FileProblem as e:
         return _fail(str(e))
     progress = None
-    if sys.stderr.isatty():  # the whole built-in tree takes minutes: say how far it has got
+    if sys.stderr.isatty():  # the whole built-in tree takes seconds: say how far it has got
         def progress(n):
             sys.stderr.write(f"\r{n:,} calls written")
             sys.stderr.flush()
-    text = export(system, args.format, progress)
+    try:
+        text = export(system, args.format, progress, start=args.start, depth=args.depth, sources=args.sources)
+    except ValueError as e:
+        return _fail(str(e))
     if progress is not None:
         sys.stderr.write("\r\033[K")
     if args.output and args.output != "-":
@@ -1297,6 +1314,12 @@ def _options_export_system(px) -> None:
     px.add_argument("--format", required=True, choices=["bml", "bss", "bboalert"])
     _add_system_option(px)
     px.add_argument("-o", "--output", metavar="OUT", help="where to write (default: standard output)")
+    px.add_argument("--from", dest="start", metavar="AUCTION",
+                    help="only the calls after this auction (say '1S P 2H P 2N')")
+    px.add_argument("--depth", type=int, metavar="N", help="only N levels of calls (below --from, if given)")
+    px.add_argument("--sources", action="store_true",
+                    help="BBOalert: the chat text with what each call shows in words and its source "
+                         "(by default the meaning only: BBOalert sends it to the opponents' chat)")
     px.set_defaults(func=cmd_export_system)
 
 
@@ -1325,6 +1348,8 @@ def _options_check_system(pc) -> None:
     pc.add_argument("--all", action="store_true", help="also list overlaps with calls that state nothing")
     pc.add_argument("--progress", action="store_true", default=None)
     _add_system_option(pc)
+    pc.add_argument("--every-witness", action="store_true",
+                    help="a witness hand for every finding, not one per family (minutes on the whole system)")
     pc.set_defaults(func=cmd_check_system)
 
 

@@ -1,0 +1,96 @@
+"""The designer's loop at the size of the built-in system (issue 35): copy, check, diff, export.
+
+    python benchmarks/bench_designer.py [--json] [--skip check-system,...]
+
+Each step runs as the command a designer types, in a process of its own (``python -m
+canary_infer ...``), on fresh copies of ``constraints/`` in a temporary folder, with the
+loaded-system cache in a folder of this run (so the first load of a copy is measured as on a
+fresh clone) and the results cache off:
+
+* ``load``: ``infer --system COPY 2N`` on an unchanged copy (its first run parses the copy and
+  checks every line of it; the issue: refused after about a minute);
+* ``check-system``: the whole system (the issue: 290 s, 66,539 lines; target: under a minute);
+* ``diff-system``: two full copies, one call edited (target: under 30 s);
+* ``export-system``: BML, BSS and BBOalert of the whole system (the issue: 17 minutes and 190 MB
+  for BML; target: under 30 s and a few MB), with the size of each file.
+
+It prints the wall time of each (and the size of what it wrote) and the machine's load average
+before and after: on a shared 2-core machine the times move by a third from one hour to the
+next, so compare runs made together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = {"load": None, "check-system": 60.0, "diff-system": 30.0, "export-bml": 30.0, "export-bss": 30.0,
+           "export-bboalert": 30.0}
+
+
+def _run(argv: list[str], env: dict, out: Path | None = None) -> tuple[float, int, str]:
+    t = time.monotonic()
+    with open(out, "w") if out else open(os.devnull, "w") as f:
+        r = subprocess.run([sys.executable, "-m", "canary_infer", *argv], cwd=ROOT, env=env, stdout=f,
+                           stderr=subprocess.PIPE, text=True)
+    return time.monotonic() - t, r.returncode, r.stderr[-400:]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--skip", default="", help="steps to leave out, comma-separated")
+    args = ap.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    work = Path(tempfile.mkdtemp(prefix="bench-designer-"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CANARY_INFER_CACHE": "off",
+           "CANARY_INFER_SYSTEM_CACHE": str(work / "systems")}
+    env.pop("CANARY_SYSTEM", None)
+    env.pop("CANARY_SYSTEM_CHECK", None)
+    old, new = work / "mine", work / "edited"
+    for d in (old, new):
+        shutil.copytree(ROOT / "constraints", d, ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.md"))
+    f = new / "40-one-level.canary"
+    f.write_text(f.read_text(encoding="utf-8").replace("= S == 6 and H == 3\n", "= S >= 6 and H == 3\n"),
+                 encoding="utf-8")
+    rows = {"load_before": os.getloadavg()[0]}
+    steps = [("load", ["infer", "--system", str(old), "2N"], None),
+             ("load-again", ["infer", "--system", str(old), "2N"], None),
+             ("check-system", ["check-system", "--json"], work / "check.json"),
+             ("diff-system", ["diff-system", str(old), str(new)], work / "diff.txt"),
+             ("export-bml", ["export-system", "--format", "bml"], work / "canary.bml"),
+             ("export-bss", ["export-system", "--format", "bss"], work / "canary.bss"),
+             ("export-bboalert", ["export-system", "--format", "bboalert"], work / "canary.bboalert")]
+    for name, argv, out in steps:
+        if name in skip:
+            continue
+        seconds, status, err = _run(argv, env, out)
+        row = {"seconds": round(seconds, 1), "status": status, "target": TARGETS.get(name)}
+        if out is not None and out.exists():
+            row["bytes"] = out.stat().st_size
+        if status not in (0, 1):  # diff-system exits 1 when the systems differ
+            row["error"] = err
+        rows[name] = row
+        if not args.json:
+            size = f", {row['bytes'] / 1e6:.1f} MB" if "bytes" in row else ""
+            target = f" (target {row['target']:.0f} s)" if row["target"] else ""
+            print(f"{name:16s} {row['seconds']:7.1f} s{size}{target}  exit {status}", flush=True)
+    rows["load_after"] = os.getloadavg()[0]
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        print(f"load average {rows['load_before']:.1f} before, {rows['load_after']:.1f} after")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
