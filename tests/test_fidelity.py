@@ -211,11 +211,16 @@ def test_1d_1n_with_four_clubs_six_diamonds_maximum_jumps_in_clubs():
     assert bid("A2.2.AKJ432.KJ32", "1D P 1N P")["calls"] == ["3C"]
 
 
-def test_2c_2n_shows_a_singleton_before_the_secondary_diamonds():
+def test_2c_2n_the_secondary_diamonds_come_before_a_short_major():
     # [A947] "Opener shows a singleton if he has one ... If opener bids 3C, he is showing a
-    # secondary D suit and reversing strength."
-    assert bid("4.K2.AQ74.KQJ984", "2C P 2N P")["calls"] == ["3S"]
-    assert refused_by_last_call("2C P 2N P 3C", "4.K2.AQ74.KQJ984", "N")
+    # secondary D suit and reversing strength."  2C holds six clubs and at most three of each
+    # major [A34]: every 2C pattern with four diamonds is short in a major (counted here), so
+    # were the singleton shown first no hand could bid 3C; 3C comes first for its hands.
+    patterns = [(s, h, 4, 6) for s in range(4) for h in range(4) if s + h == 3]
+    assert patterns and all(min(s, h) <= 1 for s, h, _, _ in patterns)
+    assert bid("4.K2.AQ74.KQJ984", "2C P 2N P")["calls"] == ["3C"]
+    assert refused_by_last_call("2C P 2N P 3S", "4.K2.AQ74.KQJ984", "N")
+    assert bid("4.K32.Q74.KQJ984", "2C P 2N P")["calls"] == ["3S"]  # no secondary diamonds: the singleton
 
 
 def test_over_1n_doubled_the_redouble_is_one_suited():
