@@ -109,3 +109,43 @@ def test_an_entry_that_is_not_a_regular_file_is_never_opened(tmp_path, monkeypat
         entry.symlink_to(tmp_path / "elsewhere")
     assert load_system(small) == fresh  # loaded from the files (the read would hang on a FIFO)
     assert entry.is_file() and not entry.is_symlink()  # and kept anew, as a file of its own
+
+
+DEAD = '''
+tree opening
+  1S  "spades"  [A1]
+      = S >= 5
+    1N  "relay"  [A2]
+      2C  "short spades"  [A3]
+          = S <= 1
+'''
+
+
+@pytest.mark.parametrize("planted", ["[]", '{"found": [], "digest": "0"}', '[["p", 1e999, "r"]]',
+                                     '{"found": [[0, 1e999, "r"]], "digest": "0"}', "\x00not json"])
+def test_a_planted_check_stamp_neither_skips_the_check_nor_breaks_it(tmp_path, planted):
+    from canary_infer.system.model import load_text
+    from canary_infer.tools.lint import check
+
+    system = load_text(DEAD, "mine.canary")
+    found = check(system, tmp_path)
+    assert [e.line for e in found] == [6]
+    stamp, = tmp_path.glob("checked-*.json")
+    assert [e.line for e in check(system, tmp_path)] == [6]  # read back from the stamp
+    stamp.write_text(planted)
+    assert [(e.path, e.line) for e in check(system, tmp_path)] == [("mine.canary", 6)]
+
+
+def test_a_check_stamp_names_the_files_read_now_not_those_of_the_first_run(tmp_path):
+    from canary_infer.system.model import load_system
+    from canary_infer.tools.lint import check
+
+    paths = []
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.canary").write_text(DEAD)
+        paths.append(tmp_path / name / "a.canary")
+    cache = tmp_path / "cache"
+    assert [e.path for e in check(load_system([paths[0]]), cache)] == [str(paths[0])]
+    (tmp_path / "first" / "a.canary").unlink()
+    assert [e.path for e in check(load_system([paths[1]]), cache)] == [str(paths[1])]

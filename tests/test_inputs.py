@@ -146,3 +146,18 @@ def test_a_long_chain_of_definitions_loads_in_linear_time():
     formula = parse("c999", s.definitions)
     assert isinstance(formula, Or) and len(formula.items) == 1000
 
+
+
+@pytest.mark.parametrize("text, line, says", [
+    ('tree opening\n  1C "x" [A1]\n      = pattern 5-3-1-x1\n', 3, "each length is a number from 0 to 13"),
+    ("tree opening\n" + "".join("  " * (d + 1) + ("1C" if d == 0 else "P") + f' "x" [A{d + 1}]\n' for d in range(1000)),
+     122, "nested more than 120 deep"),  # a RecursionError before
+    ('option o "x"\n  note "y"\ntree opening\n  1C "x" [A1]\n      = hcp >= 12\n', 2, "nothing is indented"),
+    ('tree opening\n  1C "x" [A1]\n      = hcp >= 12\n    1D "y" [A2]\n        same as "text"\n', 5, "same as"),
+])
+def test_a_malformed_system_file_is_an_error_with_its_line(text, line, says):
+    from canary_infer.system.model import SystemFileError, load_text
+
+    with pytest.raises(SystemFileError) as e:
+        load_text(text, "mine.canary")
+    assert e.value.line == line and says in str(e.value)

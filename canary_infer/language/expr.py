@@ -475,6 +475,8 @@ class Builder:
             pats = []
             for p in t.children:
                 parts = str(p).split("-")
+                if any(x != "x" and not (x.isascii() and x.isdigit() and len(x) <= 2) for x in parts):
+                    raise ConstraintError(f"pattern {p}: each length is a number from 0 to 13, or x", p.column)
                 pat = tuple(None if x == "x" else int(x) for x in parts)
                 fixed = [n for n in pat if n is not None]
                 if sum(fixed) > 13 or (None not in pat and sum(fixed) != 13):

@@ -1288,6 +1288,9 @@ class _Loader:
             kind, obj = self._enclosing(stack, indent, path, no)
             made = self._line(kind, obj, parse_line(body, _STARTS[kind], path, no, indent), path, no)
             if made is not None:
+                if len(stack) > MAX_DEPTH:  # the tree's walks recurse call by call
+                    self.fail(path, no, f"calls nested more than {MAX_DEPTH} deep under each other: the loader "
+                                        "goes no deeper")
                 stack.append((indent, "nodes", made))
 
     def _enclosing(self, stack, indent: int, path, no):
@@ -1717,6 +1720,7 @@ def _pattern_text(t: tuple) -> str:
 
 
 LOAD_CHECK_LIMIT = 200_000
+MAX_DEPTH = 120  # calls nested under each other (the built-in system goes about 20 deep)
 APPLIED = 100  # the rank of the calls a block attached by 'apply' gives (below everything else)
 FINAL_RANK = 50  # partner's pass after a call flagged 'final': below the call's own lines and blocks
 

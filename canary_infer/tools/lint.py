@@ -50,11 +50,14 @@ the walk costs its seconds once per edit.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from canary_infer.caches import read_entry
+from canary_infer.system.cache import secret
 from canary_infer.system.model import CallNode, System, SystemFileError, format_system
 
 if TYPE_CHECKING:
@@ -176,23 +179,53 @@ def check(system: System, cache_dir=None) -> list[SystemFileError]:
     h.update(format_system(system).encode())
     digest = h.hexdigest()[:32]
     files = list(system.files)
-    stamp = None
-    if cache_dir is not None:
-        stamp = Path(cache_dir) / f"checked-{digest}.json"
-        if stamp.exists():
-            try:
-                data = json.loads(stamp.read_text())
-                return [SystemFileError(files[int(i)], int(n), str(r)) for i, n, r in data]
-            except (ValueError, TypeError, OSError, IndexError):
-                pass
+    stamp = Path(cache_dir) / f"checked-{digest}.json" if cache_dir is not None else None
+    if stamp is not None:
+        kept = _read_stamp(stamp, files)
+        if kept is not None:
+            return kept
     found = dead_lines(system)
     if stamp is not None:
-        try:
-            stamp.parent.mkdir(parents=True, exist_ok=True)
-            stamp.write_text(json.dumps([[files.index(e.path), e.line, e.reason] for e in found]))
-        except (OSError, ValueError):
-            pass  # a finding outside the files (none is) or a read-only folder: not kept
+        _write_stamp(stamp, [[files.index(e.path), e.line, e.reason] for e in found if e.path in files])
     return found
+
+
+def _stamp_digest(key: bytes, rows) -> str:
+    return hmac.new(key, json.dumps(rows, sort_keys=True).encode(), hashlib.sha256).hexdigest()
+
+
+def _read_stamp(stamp: Path, files: list) -> list[SystemFileError] | None:
+    """The findings a stamp keeps, or None: only a stamp this user's key signed, whose every
+    finding is [a file's place in ``files``, a line, a reason], is believed (a planted ``[]``
+    would skip the check); anything else is deleted, as the other caches' entries are."""
+    key = secret(stamp.parent) if stamp.exists() else None
+    if key is None:
+        return None
+
+    def decode(text: str):
+        try:
+            obj = json.loads(text)
+            rows, sign = obj["found"], obj["digest"]
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not isinstance(sign, str) or not hmac.compare_digest(sign, _stamp_digest(key, rows)):
+            return None
+        ok = isinstance(rows, list) and all(
+            isinstance(r, list) and len(r) == 3 and type(r[0]) is int and 0 <= r[0] < len(files)
+            and type(r[1]) is int and 0 <= r[1] < 10 ** 7 and isinstance(r[2], str) for r in rows)
+        return [SystemFileError(files[i], n, reason) for i, n, reason in rows] if ok else None
+
+    return read_entry(stamp, lambda p: p.read_text(encoding="utf-8"), decode, limit=16 << 20)
+
+
+def _write_stamp(stamp: Path, rows: list) -> None:
+    key = secret(stamp.parent)
+    if key is None:
+        return  # no folder of our own to keep it in
+    try:
+        stamp.write_text(json.dumps({"found": rows, "digest": _stamp_digest(key, rows)}), encoding="utf-8")
+    except (OSError, ValueError):
+        pass  # a read-only folder: not kept
 
 
 __all__ = ["CallNode", "check", "dead_lines", "unsatisfiable"]
