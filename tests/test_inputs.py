@@ -161,3 +161,10 @@ def test_a_malformed_system_file_is_an_error_with_its_line(text, line, says):
     with pytest.raises(SystemFileError) as e:
         load_text(text, "mine.canary")
     assert e.value.line == line and says in str(e.value)
+
+
+@pytest.mark.parametrize("target, says", [("/dev/full", "not a regular file"), ("/nonexistent/x.bml", "does not exist"),
+                                          ("/tmp", "is a folder")])
+def test_export_refuses_an_unwritable_output_before_any_work(target, says):
+    r = _run("export-system", "--format", "bml", "--depth", "1", "-o", target, timeout=60)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr

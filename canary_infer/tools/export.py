@@ -98,7 +98,7 @@ class Outline:
 
 def _find(system, auction: str):
     """The node of a tree that ``auction`` (``1S P 2H P 2N``, opponents' calls included) leads to."""
-    from canary_infer.tools.verify import auction_text, path_of
+    from canary_infer.tools.verify import auction_text
 
     names = {"DBL": "X", "D": "X", "RDBL": "XX", "R": "XX", "RD": "XX"}
     want = [names.get(t, t) for t in auction.upper().replace("NT", "N").split()]
@@ -121,21 +121,19 @@ def _find(system, auction: str):
                         break
                 if nxt is None:
                     break
-                node, done = nxt, path_of(nxt)
+                node, done = nxt, nxt.lineage()
     raise ValueError(f"no call of the system's trees is reached by {auction!r}")
 
 
 def outline(system, start: str | None = None, depth: int | None = None, progress=None) -> Outline:
     """The calls to write: every call of the trees (or those below ``start``, ``depth`` levels
     deep), each applied block's continuations once in a :class:`Section`."""
-    from canary_infer.tools.verify import path_of
-
     sections: dict = {}
     out = Outline([], [], [])
     if start:
         node = _find(system, start)
         starts = [node]
-        out.prefix = path_of(node)
+        out.prefix = node.lineage()
     else:
         starts = [system.root(t) for t in system.trees]
 
@@ -295,10 +293,8 @@ def bml(system, progress=None, start: str | None = None, depth: int | None = Non
     for line in o.lines:
         table(line, list(o.prefix) + [line.node])
     sec_tables: list[tuple[Section, list[str]]] = []
-    from canary_infer.tools.verify import path_of
-
     for sec in o.sections:
-        body = [f"{history(path_of(sec.top))} = {_bml_desc(system, sec.top, None, memo)}"]
+        body = [f"{history(sec.top.lineage())} = {_bml_desc(system, sec.top, None, memo)}"]
         emit(sec.lines, 1, body)
         sec_tables.append((sec, body))
     out = head + [""]
@@ -341,8 +337,6 @@ def _length_bounds(node, suit: str) -> tuple[int, int]:
 
 def _entries(o: Outline):
     """(path from the root, line) for every call of the outline, sections after the tree."""
-    from canary_infer.tools.verify import path_of
-
     def walk(lines, path):
         for line in lines:
             p = path + [line.node]
@@ -350,7 +344,7 @@ def _entries(o: Outline):
             yield from walk(line.children, p)
     yield from walk(o.lines, list(o.prefix))
     for sec in o.sections:
-        yield from walk(sec.lines, path_of(sec.top))
+        yield from walk(sec.lines, sec.top.lineage())
 
 
 def bss(system, progress=None, start: str | None = None, depth: int | None = None) -> str:

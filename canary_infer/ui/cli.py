@@ -1109,6 +1109,9 @@ def load_system_dir(folder: str | None):
 def cmd_export_system(args) -> int:
     from canary_infer.tools.export import export
 
+    problem = _check_output(args) if args.output != "-" else None
+    if problem:  # before any work: a folder, a missing folder, /dev/full
+        return _fail(problem)
     try:
         system = load_system_dir(args.system)
     except _FileProblem as e:
@@ -1125,10 +1128,8 @@ def cmd_export_system(args) -> int:
     if progress is not None:
         sys.stderr.write("\r\033[K")
     if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+        return _write_output(args.output, text.encode("utf-8")) or 0
+    sys.stdout.write(text)
     return 0
 
 
