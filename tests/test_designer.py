@@ -203,14 +203,17 @@ SECTION_29 = {
     30: "The slam file's 3N against Canary's own 3N [B64, A549, A1192-1194]",
     32: "Miscellaneous: the 1S jump responses [A1937]",
 }
+# item 8 (4-card support after 1x-1y has no call) showed as the 1N/2H overlap at 1D P 1H until
+# 1N denied 3-card support [A612-614]; as a gap it needs a coverage check, which no rule there asks
 FOUND_AT = [  # (item, kind, point, calls, named)
     (1, "overlap", "1D P 1N P 2H P 2S", {"3C", "3H"}, True),
     (3, "gap", "", None, True),
     (4, "overlap", "", {"1D", "2C"}, True),
     (5, "overlap", "", {"2D", "2H"}, True),
-    (6, "overlap", "1D P 1N", {"2N", "3C"}, True),
+    # item 6's 2N/3C overlap is settled by the diamond-club table ('4 6 max ... jump shift into Cs',
+    # [A618]): found, and reported with the rule that settles it, not as left open
+    (6, "overlap", "1D P 1N", {"2N", "3C"}, False),
     (7, "overlap", "1D", {"2C", "2H"}, True),
-    (8, "overlap", "1D P 1H", {"1N", "2H"}, True),
     (9, "overlap", "1H P 1S", {"1N", "2S"}, True),
     (10, "overlap", "1D P 1N P 2C", {"2H", "2N"}, True),
     (12, "overlap", "1D P 1N P 2D P 2H", {"2S", "3H"}, True),
