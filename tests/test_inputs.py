@@ -168,3 +168,19 @@ def test_a_malformed_system_file_is_an_error_with_its_line(text, line, says):
 def test_export_refuses_an_unwritable_output_before_any_work(target, says):
     r = _run("export-system", "--format", "bml", "--depth", "1", "-o", target, timeout=60)
     assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_pbn_file_with_a_5_mb_note_is_read_in_little_memory(tmp_path):
+    """A tag's value was matched with a backtracking point per character: 1.3 GB for one 5 MB
+    note.  Read in a process of its own, whose peak memory is measured."""
+    src = tmp_path / "big.pbn"
+    src.write_text('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                   '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n'
+                   '[Auction "N"]\n1S =1= Pass Pass Pass\n[Note "1:' + "x" * (5 << 20) + '"]\n')
+    code = ("import resource, sys; from canary_infer.bridge.pbn import read_pbn; "
+            "from canary_infer.bridge.auction import Auction; text = open(sys.argv[1]).read(); "
+            "(b,) = read_pbn(text); Auction.from_pbn(text); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)")
+    r = subprocess.run([sys.executable, "-c", code, str(src)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) < 300  # MB: the file's text a few times over, not a thousand

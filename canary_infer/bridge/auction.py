@@ -603,7 +603,7 @@ _PBN_TOKEN = re.compile(
     r"""
       (?P<space>\s+)
     | (?P<comment>\{[^}]*\}|;[^\n]*|(?m:^%[^\n]*))
-    | (?P<tag>\[\s*(?P<tag_name>\w+)\s*"(?P<tag_value>(?:[^"\\]|\\.)*)"\s*\])
+    | (?P<tag>\[\s*(?P<tag_name>\w+)\s*"(?P<tag_value>[^"\\]*(?:\\.[^"\\]*)*)"\s*\])
     | (?P<word>[^\s\[\]{};]+)
     | (?P<bad>.)
     """,
