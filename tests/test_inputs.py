@@ -184,3 +184,20 @@ def test_a_pbn_file_with_a_5_mb_note_is_read_in_little_memory(tmp_path):
     r = subprocess.run([sys.executable, "-c", code, str(src)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) < 300  # MB: the file's text a few times over, not a thousand
+
+
+@pytest.mark.parametrize("hi, says", [("40", "step 40 would be above 7N"), ("100000", "expected 'step N"),
+                                      ("99999999999999", "expected 'step N"), ("\u0661\u0662", "expected 'step N")])
+def test_steps_past_7n_or_huge_are_refused_at_once(hi, says):
+    """`step k for k in 1..100000` made every step first (200 s); 1..99999999999999 filled memory."""
+    import time
+
+    from canary_infer.system.model import SystemFileError, load_text
+
+    text = "\n".join(['schedule s(M) "x"  [A1]', f'  step k for k in 1..{hi}  "{{k}}"  = M >= 1',
+                      "tree opening", '  1C "x" [A1]', "      = hcp >= 12", ""])
+    t = time.perf_counter()
+    with pytest.raises(SystemFileError) as e:
+        load_text(text, "mine.canary")
+    assert e.value.line == 2 and says in str(e.value)
+    assert time.perf_counter() - t < 5
