@@ -42,7 +42,7 @@ from canary_infer.system.model import CallNode, System, load_system, read_auctio
 if TYPE_CHECKING:
     from canary_infer.deal.joint import Joint
 
-CACHE_SIZES = {"results": 8192, "tables": 256, "slam": 2048, "joints": 64, "readings": 100_000, "conflicts": 2048}
+CACHE_SIZES = {"results": 65536, "tables": 256, "slam": 2048, "joints": 64, "readings": 100_000, "conflicts": 2048}
 """How many entries of each kind an :class:`Inferencer` keeps between auctions (results and
 tables of a seat's calls, slam facts, deal-level answers, readings of auction prefixes, searches
 for contradicting calls); the least recently used are dropped first and computed again."""

@@ -1950,6 +1950,12 @@ class Result:
         return self.hands > 0
 
     def lengths(self) -> dict[str, tuple[int, int]] | None:
+        """Each suit's least and most length over the patterns (computed once: a designer's walk
+        asks it of the same result at every call that reads partner's long suits)."""
+        return dict(self._spans) if self._spans is not None else None
+
+    @cached_property
+    def _spans(self) -> dict[str, tuple[int, int]] | None:
         if not self.patterns:
             return None
         return {s: (min(p[i] for p in self.patterns), max(p[i] for p in self.patterns))
