@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from canary_infer.bridge.auction import STRAINS, AuctionError, Call
-from canary_infer.bridge.cards import SUIT_NAMES
+from canary_infer.bridge.cards import SEATS, SUIT_NAMES
 from canary_infer.language.expr import (
     FALSE,
     SUIT_SETS,
@@ -1604,6 +1604,18 @@ class _Loader:
                 pass
         return s
 
+    def _check_use(self, word: str, used, name: str, args, here, path, line) -> None:
+        """An 'answers' line's schedule or an 'include' line's block: it exists, and it is given
+        as many suits as it takes, each a suit or a variable bound here."""
+        if used is None:
+            self.fail(path, line, f"no {'schedule' if word == 'answers' else 'block'} named '{name}'")
+        if len(args) != len(used.params):
+            self.fail(path, line, f"'{name}' takes {len(used.params)} suits, got {len(args)}")
+        bad = [a for a in args if a not in SUIT_NAMES and a not in here]
+        if bad:
+            self.fail(path, line, f"'{bad[0]}' is not a suit ({word} take{'' if word == 'answers' else 's'} S, H, D, "
+                                  "C or a suit variable)")
+
     def _check_static(self, node: RuleNode, scope: set[str], tree: str | None, schedule=None):
         """Variables used where they are bound; schedules and features named exist; constraints
         that can never hold."""
@@ -1655,27 +1667,13 @@ class _Loader:
                     self.fail(r.path, r.line, f"after 'unless': {e}")
         if node.answers:
             name, args, _ = node.answers
-            sch = self.system.schedules.get(name)
             line = getattr(node, "answers_line", node.line)
-            if sch is None:
-                self.fail(node.path, line, f"no schedule named '{name}'")
-            if len(args) != len(sch.params):
-                self.fail(node.path, line, f"'{name}' takes {len(sch.params)} suits, got {len(args)}")
-            bad = [a for a in args if a not in SUIT_NAMES and a not in here]
-            if bad:
-                self.fail(node.path, line, f"'{bad[0]}' is not a suit (answers take S, H, D, C or a suit variable)")
+            self._check_use("answers", self.system.schedules.get(name), name, args, here, node.path, line)
             if node.pattern is not None and node.pattern.concrete and Call.parse(node.pattern.call).rank is None:
                 self.fail(node.path, line, f"answers must follow a bid, not '{node.pattern}'")
         for i, (name, args) in enumerate(node.includes):
             line = getattr(node, "include_lines", [node.line] * (i + 1))[i]
-            blk = self.system.blocks.get(name)
-            if blk is None:
-                self.fail(node.path, line, f"no block named '{name}'")
-            if len(args) != len(blk.params):
-                self.fail(node.path, line, f"'{name}' takes {len(blk.params)} suits, got {len(args)}")
-            bad = [a for a in args if a not in SUIT_NAMES and a not in here]
-            if bad:
-                self.fail(node.path, line, f"'{bad[0]}' is not a suit (include takes S, H, D, C or a suit variable)")
+            self._check_use("include", self.system.blocks.get(name), name, args, here, node.path, line)
         for c in node.children:
             self._check_static(c, here, tree, schedule)
 
@@ -1985,9 +1983,6 @@ class Reading:
 
 def _partners(a: str, b: str) -> bool:
     return (SEATS.index(a) - SEATS.index(b)) % 2 == 0
-
-
-SEATS = "NESW"
 
 
 def read_auction(system: System, auction, we: str | None = None) -> Reading:
