@@ -398,7 +398,6 @@ def check_system_cache_entry(kind: str, data: bytes, entry: Path, good: bytes, f
     whose true contents are ``good``); loading the files again must give the same system, at
     once, and never run a planted pickle."""
     import hashlib
-    import os
     import pickle
     import shutil
     import time
@@ -415,16 +414,8 @@ def check_system_cache_entry(kind: str, data: bytes, entry: Path, good: bytes, f
         entry.write_bytes(data)
     elif kind == "truncated":
         entry.write_bytes(good[: len(data) % max(1, len(good))])
-    elif kind == "fifo":
-        os.mkfifo(entry)
-    elif kind == "zero":
-        entry.symlink_to("/dev/zero")
-    elif kind == "folder":
-        entry.mkdir()
-    elif kind == "dangling":
-        entry.symlink_to(folder / "nowhere")
-    elif kind == "loop":
-        entry.symlink_to(entry)
+    elif kind in SPECIAL_FILES:
+        make_special(entry, kind)
     elif kind == "wide open":
         entry.write_bytes(good)
         entry.chmod(0o666)
@@ -437,6 +428,26 @@ def check_system_cache_entry(kind: str, data: bytes, entry: Path, good: bytes, f
     assert time.perf_counter() - t < 30, "the load hung on the entry"
     assert again == fresh
     assert not marker.exists(), "a planted pickle ran"
+
+
+SPECIAL_FILES = ("fifo", "zero", "folder", "dangling", "loop")
+
+
+def make_special(path: Path, kind: str) -> None:
+    """Put at ``path`` something that is no regular file: a FIFO, a link to /dev/zero, a folder,
+    a link to nothing or a link to itself."""
+    import os
+
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "dangling":
+        path.symlink_to(path.parent / "nowhere")
+    else:
+        path.symlink_to(path)
 
 
 class _Planted:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fuzz_targets import make_special
 
 from canary_infer.bridge.auction import Auction, AuctionError
 
@@ -110,20 +111,14 @@ def test_a_system_file_that_would_explode_is_refused_with_its_line(defines, use,
 
 
 @pytest.mark.parametrize("kind, says", [("folder", "a folder"), ("dangling", "a link to nothing"),
-                                        ("loop", "a link that loops"), ("fifo", "a device, pipe or socket")])
+                                        ("loop", "a link that loops"), ("fifo", "a device, pipe or socket"),
+                                        ("zero", "a device, pipe or socket")])
 def test_a_canary_entry_that_is_no_file_is_named_not_skipped(tmp_path, kind, says):
     from canary_infer.system.folders import SystemDirError, system_files
 
     (tmp_path / "10-a.canary").write_text('tree opening\n  1C "x" [A1]\n      = hcp >= 12\n')
     bad = tmp_path / "20-b.canary"
-    if kind == "folder":
-        bad.mkdir()
-    elif kind == "dangling":
-        bad.symlink_to(tmp_path / "nowhere")
-    elif kind == "loop":
-        bad.symlink_to(bad)
-    else:
-        os.mkfifo(bad)
+    make_special(bad, kind)
     with pytest.raises(SystemDirError) as e:
         system_files(tmp_path)
     assert e.value.path == str(bad) and says in str(e.value)
