@@ -1,0 +1,34 @@
+"""Reading of a random sample of inventory entries (issue 34, part 2 of the 60-entry sample).
+
+The expectations come from the notes' words: [A123] is line 123 of canary-club-system.txt,
+[B12] line 12 of slam-conventions.txt.  The helpers drive the command line (test_fidelity).
+"""
+from __future__ import annotations
+
+import pytest
+from test_fidelity import cards, fits, refused_by_last_call
+
+
+# ------------------------------------------------------------ 2M-(X): running [A1552-1557]
+@pytest.mark.parametrize("auction,hand", [
+    ("2H X 3D", "32.2.QJ5432.5432"),
+    ("2S X 3D", "32.2.J543.Q95432"),
+    ("2S X 3H", "2.QJ5432.432.432"),
+])
+def test_running_to_a_suit_of_our_own_is_natural(auction, hand):
+    # [A1552-1557] "3C or 3D: running", "Other major: running"; [A9] "there is no bid in the
+    # system of a suit less than 4 cards in length unless the bid is pre-defined as artificial".
+    assert cards(hand) == 13
+    assert fits(auction, hand, "S")
+    suit = auction.split()[-1][1]
+    short = {"D": "32.2.Q32.QJ95432", "H": "2.Q32.5432.J5432"}[suit]
+    assert cards(short) == 13
+    assert refused_by_last_call(auction, short, "S")
+
+
+def test_running_to_opener_s_clubs_gives_no_length():
+    # [A1552-1553] 3C is running to opener's second suit [A1122]: the notes give no length.
+    hand = "5432.32.5432.Q32"
+    assert cards(hand) == 13
+    assert fits("2H X 3C", hand, "S")
+
