@@ -6,7 +6,7 @@ The expectations come from the notes' words: [A123] is line 123 of canary-club-s
 from __future__ import annotations
 
 import pytest
-from test_fidelity import cards, fits, refused_by_last_call
+from test_fidelity import cards, fits, last_call, refused_by_last_call
 
 
 # ------------------------------------------------------------ 2M-(X): running [A1552-1557]
@@ -32,3 +32,16 @@ def test_running_to_opener_s_clubs_gives_no_length():
     assert cards(hand) == 13
     assert fits("2H X 3C", hand, "S")
 
+
+
+# ------------------------------------------------------------ the lines cited are the notes' own
+@pytest.mark.parametrize("auction,line", [
+    ("1H 2S", "A1836"),    # "most jump overcalls are preemptive in nature"
+    ("1H 3H", "A1846"),    # "jump cue bid is for Ds and the unbid Major with a big hand"
+    ("1S 2S", "A1847"),    # "cue bid shows Cs and the unbid Major (top and bottom)"
+    ("1D 3D", "A1854"),    # "3D is Ss and Cs with a big hand"
+    ("1N 2H 2N", "A1695"),  # "2N" / "forces opener to bid 3C" [A1695-1696]
+    ("1N 2H 2N P 3C", "A1696"),
+])
+def test_a_call_cites_the_line_that_gives_its_meaning(auction, line):
+    assert line in last_call(auction)["source"]
