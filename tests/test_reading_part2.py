@@ -36,6 +36,7 @@ def test_running_to_opener_s_clubs_gives_no_length():
 
 # ------------------------------------------------------------ the lines cited are the notes' own
 @pytest.mark.parametrize("auction,line", [
+    ("1H 1N", "A1838"),    # "The 1N overcall shows 17-20 HCP"
     ("1H 2S", "A1836"),    # "most jump overcalls are preemptive in nature"
     ("1H 3H", "A1846"),    # "jump cue bid is for Ds and the unbid Major with a big hand"
     ("1S 2S", "A1847"),    # "cue bid shows Cs and the unbid Major (top and bottom)"
