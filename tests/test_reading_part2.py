@@ -46,3 +46,19 @@ def test_running_to_opener_s_clubs_gives_no_length():
 ])
 def test_a_call_cites_the_line_that_gives_its_meaning(auction, line):
     assert line in last_call(auction)["source"]
+
+
+# ------------------------------------------------------------ vague words: an interpretation beside the call
+@pytest.mark.parametrize("auction,hand,seat", [
+    ("1C 1H", "KQ32.J432.32.432", "E"),          # RAnk: majors or minors [A1891-1892]
+    ("1C 1S", "K432.32.QJ32.432", "E"),          # SHape: pointed [A1893-1894]
+    ("1C P 1D 1S", "KQ32.J432.32.432", "W"),     # RAnk [A1906-1907]
+    ("1C P 1D 1N", "32.K432.32.QJ432", "W"),     # SHape: rounded [A1908-1909]
+    ("1N X P P XX P 2C", "Q432.2.32.J65432", "S"),  # C + S [A1643-1644]
+    ("1N X P P XX P 2H", "Q432.J432.32.432", "S"),  # H + S [A1647-1648]
+])
+def test_two_suited_calls_without_a_length_say_how_they_are_read(auction, hand, seat):
+    # The notes name the two suits and no length: a 4-4 hand fits, and the reading is marked.
+    assert cards(hand) == 13
+    assert fits(auction, hand, seat)
+    assert "4+ cards" in (last_call(auction).get("interpretation") or "")
