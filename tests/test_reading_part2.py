@@ -62,3 +62,16 @@ def test_two_suited_calls_without_a_length_say_how_they_are_read(auction, hand, 
     assert cards(hand) == 13
     assert fits(auction, hand, seat)
     assert "4+ cards" in (last_call(auction).get("interpretation") or "")
+
+
+# ------------------------------------------------------------ (1x)-X-(new suit)-advancer's suit-...-raise
+@pytest.mark.parametrize("auction", ["1D X 1H 1S P 2S", "1D X 1H 1S 2H 2S"])
+def test_doubler_raises_advancer_freely_with_four_card_support(auction):
+    # [A1875] "If responder bids a new suit, a new suit by advancer is natural and encouraging,
+    # doubler raises freely (i.e. doesn't show extra values) with 4 card support": whether
+    # opener's side bids again in between is not a condition of the rule.
+    minimum = "KQ32.32.32.AQ432"     # 11 HCP, the bottom of the double: no extras needed
+    three = "KQ3.32.432.AQ432"
+    assert cards(minimum) == 13 and cards(three) == 13
+    assert fits(auction, minimum, "E")
+    assert refused_by_last_call(auction, three, "E")
