@@ -45,3 +45,18 @@ def test_1d_1n_2s_2n_3d_is_five_plus_in_both_suits():
     assert fits("1D P 1N P 2S P 2N P 3D", "AKJ432..KQ5432.2", "N")
     assert fits("1D P 1N P 2S P 2N P 3D", "AKJ8432..KQ543.2", "N")
     assert fits("1D P 1N P 2S P 2N P 3D", "AKJ43.2.KQ543.32", "N")
+
+
+def test_leaps_to_four_of_a_minor_after_1n_and_2n_rebids_follow_the_2_over_1_rules():
+    # [A351] "If opener does not show 3+ card support of responder's suit, then responder's
+    # jumps to the 4 level in minors follow the same rules as after forcing 2 over 1";
+    # [A221] "Agrees that minor if it is one of opener's suits"; 1D-1S-1N shows diamonds and
+    # "a secondary C suit" [A303].
+    assert "agrees diamonds" in last_call("1D P 1S P 1N P 4D")["meaning"]
+    assert "agrees clubs" in last_call("1D P 1H P 1N P 4C")["meaning"]
+    # [A221-223] "Otherwise artificially agrees one of opener's majors": after 1H-1S-1N
+    # (5H332 or 6H322 [A304]) and 1H-1S-2N (one-suited [A305]) his only major is hearts.
+    for auction in ("1H P 1S P 1N P 4C", "1H P 1S P 1N P 4D", "1H P 1S P 2N P 4C"):
+        assert "agreeing hearts" in last_call(auction)["meaning"], auction
+    # After 1D-1H-2N clubs are not opener's suit and he has no major: no meaning.
+    assert not last_call("1D P 1H P 2N P 4C")["defined"]
