@@ -60,3 +60,11 @@ def test_leaps_to_four_of_a_minor_after_1n_and_2n_rebids_follow_the_2_over_1_rul
         assert "agreeing hearts" in last_call(auction)["meaning"], auction
     # After 1D-1H-2N clubs are not opener's suit and he has no major: no meaning.
     assert not last_call("1D P 1H P 2N P 4C")["defined"]
+
+
+def test_a_jump_rebid_to_game_after_opener_s_2n_is_not_invitational():
+    # [A355] "A jump rebid is invitational": after 1H-1S-2N the jump to 4S is game, which
+    # cannot invite; the notes give it no other meaning. Below game the rule holds.
+    assert not last_call("1H P 1S P 2N P 4S")["defined"]
+    assert not last_call("1D P 1H P 2N P 4H")["defined"]
+    assert last_call("1H P 1S P 1N P 3S")["meaning"] == "jump rebid of responder's suit: invitational"
