@@ -68,3 +68,14 @@ def test_a_jump_rebid_to_game_after_opener_s_2n_is_not_invitational():
     assert not last_call("1H P 1S P 2N P 4S")["defined"]
     assert not last_call("1D P 1H P 2N P 4H")["defined"]
     assert last_call("1H P 1S P 1N P 3S")["meaning"] == "jump rebid of responder's suit: invitational"
+
+
+def test_a_minimum_5h332_below_the_1n_range_opens_1h_and_rebids_1n():
+    # [A304] 1H-1S-1N "shows a 5 H332 ... minimum hand", whatever the honours; 1N opens
+    # 13-16 [A33], so an 11-12 HCP 5H332 (here with opening values [A108-111]: 12 HCP, two
+    # quick tricks, seven losers) can only open 1H.
+    hand = "32.A5432.KQ2.QJ2"
+    assert fits("1H P 1S P 1N", hand, "N")
+    assert fits("P P 1H P 1S P 1N", "K32.KJ543.Q2.K32", "S")
+    # With 13 HCP and one high honour in the five-card major the opening is 1N [A33].
+    assert not fits("1H", "32.A5432.KQ2.KJ2", "N")
