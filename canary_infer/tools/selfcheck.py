@@ -39,6 +39,7 @@ from canary_infer.tools.bidding import Bidder
 
 BLOCK = 250  # deals per block: the unit of work handed to a worker
 EXAMPLES = {"violation": 50}  # examples kept per kind (others: SelfCheck.per_kind_examples)
+TOP_POINTS = 50  # the several-call points listed, most hands first
 PASSED_OUT = "(passed out)"
 
 
@@ -57,6 +58,11 @@ class SelfCheck:
     # per opening call ("1S", ..., "(passed out)"): deals that reached it, how they ended, and
     # how deep they went (calls made by the opening side, its passes not counted)
     coverage: dict[str, dict] = field(default_factory=dict)
+    # per point (the auction before the call, its leading passes dropped: every chair's together):
+    # hands that called there, and of them those that fit several calls, by the calls they fit
+    reached: dict[str, int] = field(default_factory=dict)
+    several_at: dict[str, dict[str, int]] = field(default_factory=dict)
+    several_example: dict[str, tuple[str, str]] = field(default_factory=dict)  # point -> (auction, hand)
 
     def wants(self, kind: str) -> bool:
         return self._kept.get(kind, 0) < EXAMPLES.get(kind, self.per_kind_examples)
@@ -78,6 +84,28 @@ class SelfCheck:
                 mine[k] += c[k]
             for d, n in c["depth"].items():
                 mine["depth"][d] = mine["depth"].get(d, 0) + n
+        for point, n in other.reached.items():
+            self.reached[point] = self.reached.get(point, 0) + n
+        for point, by in other.several_at.items():
+            mine = self.several_at.setdefault(point, {})
+            for calls, n in by.items():
+                mine[calls] = mine.get(calls, 0) + n
+            self.several_example.setdefault(point, other.several_example[point])
+
+    def several_points(self, top: int = TOP_POINTS) -> list[dict]:
+        """The points where hands most often fit several calls, most hands first: the point (the
+        auction before the call, leading passes dropped), how many hands fit several calls there,
+        how many called there at all, the share, the sets of calls they fit, and one such hand."""
+        out = []
+        for point, by in self.several_at.items():
+            n = sum(by.values())
+            auction, hand = self.several_example[point]
+            out.append({"point": point, "several": n, "reached": self.reached.get(point, n),
+                        "share": round(n / self.reached.get(point, n), 4),
+                        "calls": dict(sorted(by.items(), key=lambda kv: (-kv[1], kv[0]))),
+                        "example": {"auction": auction, "hand": hand}})
+        out.sort(key=lambda x: (-x["several"], x["point"]))
+        return out[:top]
 
     def coverage_json(self) -> dict:
         out = {}
@@ -94,7 +122,20 @@ class SelfCheck:
     def as_json(self) -> dict:
         return {"deals": self.deals, "violations": self.violations, "undefined_stops": self.undefined_stops,
                 "none": self.none, "several": self.several, "completed": self.completed,
-                "competitive": self.competitive, "examples": self.examples, "coverage": self.coverage_json()}
+                "competitive": self.competitive, "examples": self.examples, "coverage": self.coverage_json(),
+                "several_points": self.several_points()}
+
+
+def point_of(auction: Auction | str) -> str:
+    """A point of the several-call list: the auction before the call, its leading passes dropped.
+
+    >>> point_of("P P 1D P 1H P"), point_of("P P"), point_of("P 1S")
+    ('1D P 1H P', '', '1S')
+    """
+    calls = str(auction).split()
+    while calls and calls[0] == "P":
+        calls.pop(0)
+    return " ".join(calls)
 
 
 def _new_coverage() -> dict:
@@ -118,6 +159,7 @@ class DealCheck:
     stop: str | None  # None (the auction ended), "undefined", "none" or (bid_out's several="stop") "several"
     none_at: tuple[str, str] | None = None  # (seat, hand) that fit no call
     several: list[tuple[str, str, list[str], str]] = field(default_factory=list)  # seat, hand, calls, auction
+    points: list[str] = field(default_factory=list)  # the auction before each call the bidder was asked for
     violations: list[tuple[str, str, list[str]]] = field(default_factory=list)  # seat, hand, problems
 
 
@@ -153,6 +195,7 @@ def bid_out(deal: Deal, dealer: str, bidder: Bidder, defenders: str = "system",
     while not auction.is_complete:
         seat = auction.turn
         r = bidder.bid(deal[seat], auction)
+        out.points.append(str(auction))
         if _defender_passes(r, defenders):
             auction = auction.append("P")
             continue
@@ -275,8 +318,15 @@ def check_block(block: int, n: int, seed: int, bidder: Bidder, inf: Inferencer, 
         else:
             out.completed += 1
             cov["completed"] += 1
+        for at in c.points:
+            point = point_of(at)
+            out.reached[point] = out.reached.get(point, 0) + 1
         for seat, hand, calls, at in c.several:
             out.several += 1
+            point = point_of(at)
+            by = out.several_at.setdefault(point, {})
+            by[" ".join(calls)] = by.get(" ".join(calls), 0) + 1
+            out.several_example.setdefault(point, (at, hand))
             if out.wants("several"):
                 base = base or {"deal_number": i, "deal": deal.pbn(), "dealer": c.auction.dealer}
                 out.keep("several", auction=at, seat=seat, hand=hand, calls=calls, **base)

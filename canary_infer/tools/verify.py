@@ -243,7 +243,7 @@ class Verifier:
                     found_overlaps.append(self._finding(
                         "overlap", auction, [a.call, b.call], f, res,
                         unconstrained=(fa == TRUE or fb == TRUE),
-                        settled_by=_priority(node, a.call, b.call), **_about([a, b])))
+                        settled_by=_priority(node, a.call, b.call), **_about([a, b], point=node)))
         return gaps, found_overlaps, base, opts
 
     def relay_trees(self, starts: list[str] | None = None) -> list[TreeReport]:
@@ -343,15 +343,29 @@ class Verifier:
                 "settled": settled}
 
 
-def _about(nodes) -> dict:
-    """The lines of the files behind a finding and the notes and interpretations they carry."""
+def _about(nodes, point=None) -> dict:
+    """The lines of the files behind a finding and the notes and interpretations they carry (and,
+    for an overlap, the point's notes that leave its calls open)."""
     lines, texts = [], []
     for n in nodes:
         if n is None or n.parent is None and not n.path:
             continue
         lines.append((n.path, n.line, n.source))
         texts += list(n.notes) + list(n.interpretations())
-    return {"lines": lines, "texts": texts}
+    return {"lines": lines, "texts": texts + _left_open_here(point)}
+
+
+NEXT_OPEN = "Next calls left open by the notes"
+"""How a note at a point (on its call, under a tree's header, at the top of a block included
+there) starts when it says the notes leave the order of the calls after it open."""
+
+
+def _left_open_here(point) -> list[str]:
+    if point is None:
+        return []
+    texts = list(point.notes) + [t for p in point.parts for blk, _ in point.system.included(p)
+                                 for t in blk.body.notes]
+    return [t for t in texts if t.startswith(NEXT_OPEN)]
 
 
 # what marks a finding as the notes' own: the files cite the inventory's list of the notes'

@@ -1001,6 +1001,12 @@ def cmd_selfcheck(args) -> int:
             print(f"  {e['kind']}: dealer {e['dealer']} '{e['auction']}' {e['seat']} {e['hand']}"
                   + (f" {e.get('calls') or e.get('problems')}" if e.get("calls") or e.get("problems") else ""))
         print(_coverage_text(r.coverage_json(), r.deals))
+        top = r.several_points()[:30]
+        if top:
+            print("Where hands most often fit several calls (the point; hands; share of the hands there; calls):")
+        for p in top:
+            calls = ", ".join(f"{c} ({n})" for c, n in list(p["calls"].items())[:3])
+            print(f"  '{p['point']}': {p['several']} of {p['reached']} ({p['share']:.1%}): {calls}")
     return 1 if r.violations else 0
 
 
