@@ -143,6 +143,27 @@ def test_export_of_the_whole_system_in_every_format_is_a_few_mb_and_says_words(s
     # the meaning only: the issue's chat texts ran to 2,100 characters, words, interpretation and sources
     assert chats and max(map(len, chats)) < 400 and not any("interpretation:" in c for c in chats)
     assert any(line.startswith("/4N--$/,5C,") for line in alert.splitlines())  # a regular-expression context
+    _no_regular_expression_context_speaks_where_the_tree_gives_no_meaning(alert)
+
+
+def _no_regular_expression_context_speaks_where_the_tree_gives_no_meaning(alert: str) -> None:
+    """Wherever the tree has calls of ours, a section's context that matches there (``/3N--$/`` after
+    ``1C--1D--2N--3N--``) is overridden by a record of that auction: its own meaning or no agreement."""
+    generic, records, previous = [], {}, ""
+    for line in alert.splitlines()[3:]:
+        context, call, text = line.split(",", 2)
+        if context.startswith("/"):
+            generic.append((context[1:-2], call))
+            continue
+        previous = context = previous if context == "+" else context
+        records[(context, call)] = text
+    ends: dict[str, list[str]] = {}  # the contexts by each of their endings that a section's context has
+    for c in {c for c, _ in records}:
+        for k in {len(e) for e, _ in generic}:
+            ends.setdefault(c[-k:], []).append(c)
+    missing = [(c, call) for ending, call in generic for c in ends.get(ending, []) if (c, call) not in records]
+    assert not missing, missing[:5]
+    assert records[("1C--1D--2N--3N--", "4C")].startswith("no agreement")  # not the serious 3NT's cue bid
 
 
 def test_export_a_part_with_from_and_depth(capsys):

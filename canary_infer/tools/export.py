@@ -25,7 +25,9 @@ offers for it:
   context (any seat); ``+`` repeats the context before.  A section's calls are written once
   with a regular-expression context on how the auction ends (``/4N--5C--$/``: partner's 5C
   answer to our 4N), before the other records, so that a point's own records, later in the
-  file, win where they exist.  The explanation's part before ``#`` goes to the bidding box (39
+  file, win where they exist; where such a context also matches an auction at which the tree
+  gives calls of ours but not that one (``1C--1D--2N--3N--`` ends like the serious 3NT's
+  ``3N--``), a record of that auction says "no agreement".  The explanation's part before ``#`` goes to the bidding box (39
   characters at most), the rest to the chat, which BBOalert sends to the opponents: the meaning
   only, unless ``sources`` asks for the words and sources too.
 
@@ -433,6 +435,7 @@ def bboalert(system, progress=None, start: str | None = None, depth: int | None 
         text = _bbo_text(meaning) if not sources else chat(nodes[0])
         lines.append(f"/{context}$/,{tok},{box}#{text}")
     previous = None
+    own: set[tuple[str, str]] = set()
     for path, line in _entries(Outline(o.lines, [], o.prefix)):
         n = line.node
         if n.is_opponents or not n.defined:
@@ -441,8 +444,41 @@ def bboalert(system, progress=None, start: str | None = None, depth: int | None 
         context = "" if len(seq) == 1 else "".join(_bbo_token(c) for c, _ in seq[:-1])
         shown = "+" if context and context == previous else context
         previous = context
+        own.add((context, _bbo_token(n.call)))
         lines.append(f"{shown},{_bbo_token(n.call)},{_bbo_text(_box(n.meaning))}#{chat(n)}")
+    lines += _no_agreement(o, generic, own)
     return "\n".join(lines) + "\n"
+
+
+def _turns(o: Outline) -> dict[str, set[str]]:
+    """The auctions of the tree after which our side calls, each with the calls a section written
+    with regular-expression contexts puts there (those of the section whose first call ends it)."""
+    turns: dict[str, set[str]] = {}
+    for path, line in _entries(Outline(o.lines, [], o.prefix)):
+        tokens = "".join(_bbo_token(c) for c, _ in _full_sequence(path))
+        here = turns.setdefault(tokens + ("" if line.node.is_opponents else "--"), set())
+        if line.section is not None:
+            here.update(_bbo_token(sub.node.call) for sub in line.section.lines if not sub.node.is_opponents)
+    return turns
+
+
+def _no_agreement(o: Outline, generic: dict, own: set) -> list[str]:
+    """Records for the auctions where the tree gives calls of ours and a section's regular-expression
+    context matches, but its call means nothing there (``1N--3N--`` ends like the serious 3NT's
+    ``3N--``): no agreement."""
+    live = {c for c, _ in own}
+    turns = {c: calls for c, calls in _turns(o).items() if c in live}
+    by_end: dict[int, dict[str, list[str]]] = {}
+    for k in {len(c) for c, _ in generic}:
+        for context in turns:
+            if len(context) >= k:
+                by_end.setdefault(k, {}).setdefault(context[len(context) - k:], []).append(context)
+    out, previous = [], None
+    for context, tok in sorted((c, tok) for (ctx, tok) in generic for c in by_end.get(len(ctx), {}).get(ctx, [])
+                               if (c, tok) not in own and tok not in turns[c]):
+        out.append(f"{'+' if context == previous else context},{tok},no agreement#no agreement in the system")
+        previous = context
+    return out
 
 
 def export(system, fmt: str, progress=None, start: str | None = None, depth: int | None = None,
