@@ -27,9 +27,9 @@ offers for it:
   answer to our 4N), before the other records, so that a point's own records, later in the
   file, win where they exist; where such a context also matches an auction at which the tree
   gives calls of ours but not that one (``1C--1D--2N--3N--`` ends like the serious 3NT's
-  ``3N--``), a record of that auction says "no agreement".  The explanation's part before ``#`` goes to the bidding box (39
-  characters at most), the rest to the chat, which BBOalert sends to the opponents: the meaning
-  only, unless ``sources`` asks for the words and sources too.
+  ``3N--``), a record of that auction says "no agreement".  The explanation's part before ``#``
+  goes to the bidding box (39 characters at most), the rest to the chat, which BBOalert sends to
+  the opponents: the meaning only, unless ``sources`` asks for the words and sources too.
 
 ``start`` (an auction: that call's continuations) and ``depth`` (levels of calls below it) export a
 part of the tree.
