@@ -1140,10 +1140,11 @@ def cmd_serve(args) -> int:
         return _fail(str(e))
     from waitress import create_server
 
-    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas
+    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas, prepare
 
     fewer_malloc_arenas()  # the threads share two malloc arenas (the memory stays lower)
     app = create_app(system, deals=args.deals, warm=WARM if args.warm else ())
+    prepare(app)  # what the first request would pay, whatever it asks
     # waitress: a production WSGI server, its threads answering requests (the page computes one
     # position at a time under a lock and serves computed ones from its cache without waiting)
     server = create_server(app, host=args.host, port=args.port, threads=args.threads)
