@@ -168,12 +168,21 @@ def test_a_failed_write_leaves_the_input_whole(run, tmp_path, monkeypatch):
     assert src.read_bytes() == FEATURES.read_bytes() and os.listdir(tmp_path) == ["b.pbn"]
 
 
-def test_a_full_standard_output_is_an_error_not_a_traceback():
+@pytest.mark.parametrize("argv", [
+    ["bid", "--pbn", str(FEATURES)], ["infer", "--pbn", str(FEATURES)], ["infer", "--lin", str(LIN)],
+    ["infer", "--pbn", str(FEATURES), "--json"], ["infer", "1S P 2S"], ["deal", "2S P 2N P", "-n", "5"],
+    ["explain", "2S P 2N P 3C"], ["--help"], ["infer", "--help"],
+], ids=" ".join)
+def test_a_full_standard_output_is_an_error_not_a_traceback(argv):
+    """``> /dev/full``: one line saying so and status 2, as for -o, for every command that prints
+    (argparse's help too, which would otherwise end silently with status 0)."""
     with open("/dev/full", "w") as full:
-        p = subprocess.run([sys.executable, "-m", "canary_infer", "bid", "--pbn", str(FEATURES)], cwd=ROOT,
+        p = subprocess.run([sys.executable, "-m", "canary_infer", *argv], cwd=ROOT,
                            stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "Exception" not in p.stderr
-    assert "cannot write standard output" in p.stderr
+    said = p.stderr.splitlines()  # (bid reports its boards on standard error first)
+    assert said[-1] == "error: cannot write standard output: No space left on device"
+    assert sum("cannot write" in line for line in said) == 1
 
 
 def test_what_would_not_read_back_is_not_written(run, tmp_path, monkeypatch):

@@ -1209,6 +1209,14 @@ class _Parser(argparse.ArgumentParser):
             sys.exit(2)
         super().error(message)
 
+    def _print_message(self, message, file=None):
+        """As argparse's, but a help that cannot be written to standard output says so
+        (argparse drops the error: ``--help > /dev/full`` would end silently, with status 0)."""
+        if message and file is sys.stdout:
+            file.write(message)
+            return
+        super()._print_message(message, file)
+
 
 def _whole(lo: int, hi: int):
     """An argparse type: a whole number from ``lo`` to ``hi``, in ASCII digits (no 4,301-digit
@@ -1485,21 +1493,29 @@ _PROCESS = {"own": False}  # whether main() runs as the process's command (not c
 
 
 def main(argv=None) -> int:
-    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt."""
+    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt, and with a
+    one-line error on standard output that cannot be written (``> /dev/full``)."""
+    from canary_infer.ui.output import GuardedStdout, StdoutError, stdout_nowhere
+
     _PROCESS["own"] = argv is None
+    stdout = sys.stdout
+    sys.stdout = GuardedStdout(stdout)
     try:
         return _main(argv)
     except BrokenPipeError:
         # the reader went away (`| head`): stop writing, and keep Python from complaining at exit
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+        stdout_nowhere()
         return 141  # as a program stopped by SIGPIPE
+    except StdoutError as e:
+        stdout_nowhere()
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        if isinstance(sys.stdout, GuardedStdout):  # as it was (a caller may have replaced it meanwhile)
+            sys.stdout = stdout
 
 
 def _main(argv=None) -> int:
