@@ -366,7 +366,26 @@ def test_lin_bid_keeps_everything_but_the_calls(run, tmp_path):
     status, _, err = run("bid", "--lin", LIN, "-o", out_file)
     assert status == 0, err
     before, after = _pairs(LIN.read_text()), _pairs(out_file.read_text())
-    assert [p for p in after if p[0] not in ("mb", "an")] == [p for p in before if p[0] not in ("mb", "an")]
+    assert [p for p in after if p[0] not in ("mb", "an", "nt")] == [p for p in before if p[0] not in ("mb", "an")]
+    assert not any(k == "nt" for k, _ in before)  # (each nt| of the output is a note saying why it stops)
+
+
+def test_lin_bid_says_where_and_why_the_auction_stops(run, tmp_path, system):
+    """LIN has no comment: where the system gives several calls (or none), a note (nt|, BBO's
+    commentary) follows the last call and says why; the calls read back as bid."""
+    out_file = tmp_path / "out.lin"
+    status, _, err = run("bid", "--lin", LIN, "-o", out_file)
+    assert status == 0, err
+    text = out_file.read_text()
+    bidder = Bidder(system)
+    for line, b in zip(text.splitlines(), read_lin(text), strict=True):
+        pairs = _pairs(line)
+        notes = [i for i, (k, _) in enumerate(pairs) if k == "nt"]
+        calls = [i for i, (k, _) in enumerate(pairs) if k in ("mb", "an")]
+        res = bidder.bid(b.deal[b.auction.turn], b.auction)
+        assert res.status in ("several", "none") and len(notes) == 1 and notes[0] == calls[-1] + 1
+        said = pairs[notes[0]][1]
+        assert "so the auction stops" in said and " ".join(res.calls) in said
 
 
 def test_endplay_finds_the_boards_of_what_is_written(run, tmp_path):

@@ -604,7 +604,8 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
         for b, c in zip(src.raw, changes, strict=True):
             if c is None or b.error:
                 continue
-            edits += lin.explain(b, c.notes) if c.kind == "annotate" else lin.replace_calls(b, c.auction, c.notes)
+            edits += (lin.explain(b, c.notes) if c.kind == "annotate" else
+                      lin.replace_calls(b, c.auction, c.notes, c.comment))
         text = lin.apply_edits(src.text, edits)
         _verify(src, changes, lin.read_lin(text, strict=False))
         return encode(text, src.enc)
@@ -620,7 +621,7 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
         if fmt == "lin":  # a LIN board is its deal (md|): one with no hand known is left out
             if auction is not None and b.deal is not None and any(b.deal[s] is not None for s in SEATS):
                 players = [b.players.get(s, n) for s, n in zip("SWNE", ("South", "West", "North", "East"), strict=True)]
-                out.append(lin.write_lin(b.deal, auction, notes, b.number, b.vulnerable, players) + "\n")
+                out.append(lin.write_lin(b.deal, auction, notes, b.number, b.vulnerable, players, comment) + "\n")
             continue
         tags = [("Board", b.number)] if b.number else []
         tags += [("Dealer", auction.dealer if auction is not None else b.dealer), ("Vulnerable", b.vulnerable)]
