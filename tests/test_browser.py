@@ -152,8 +152,13 @@ def test_own_hand_and_a_shared_link(page):
 
 def test_estimated_probabilities_show_their_standard_error(page):
     """1H X P 1S: three unseen seats constrained: the shares of 2,000 exact samples, with ±."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
     driver, base = page
     screenshot.bid(driver, base, ["1H", "X", "P", "1S"])
+    # the first visit shows 500 deals' estimates, and the page puts those of 2,000 in their place
+    WebDriverWait(driver, 60).until(lambda d: by_css(d, "#seats[data-samples='2000']"))
+    assert not by_css(driver, "#refining") and not by_css(driver, "#seats[data-later]")
     check_seats_against_infer(driver, infer_json("1H X P 1S", "--prob", "--samples", "2000"))
     assert all(s.get_attribute("data-scope") == "estimated" for s in by_css(driver, "section.seat"))
     assert "estimated from 2,000 deals drawn uniformly by the exact sampler" in by_css(driver, "#probabilities")[0].text

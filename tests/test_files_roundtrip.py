@@ -168,12 +168,21 @@ def test_a_failed_write_leaves_the_input_whole(run, tmp_path, monkeypatch):
     assert src.read_bytes() == FEATURES.read_bytes() and os.listdir(tmp_path) == ["b.pbn"]
 
 
-def test_a_full_standard_output_is_an_error_not_a_traceback():
+@pytest.mark.parametrize("argv", [
+    ["bid", "--pbn", str(FEATURES)], ["infer", "--pbn", str(FEATURES)], ["infer", "--lin", str(LIN)],
+    ["infer", "--pbn", str(FEATURES), "--json"], ["infer", "1S P 2S"], ["deal", "2S P 2N P", "-n", "5"],
+    ["explain", "2S P 2N P 3C"], ["--help"], ["infer", "--help"],
+], ids=" ".join)
+def test_a_full_standard_output_is_an_error_not_a_traceback(argv):
+    """``> /dev/full``: one line saying so and status 2, as for -o, for every command that prints
+    (argparse's help too, which would otherwise end silently with status 0)."""
     with open("/dev/full", "w") as full:
-        p = subprocess.run([sys.executable, "-m", "canary_infer", "bid", "--pbn", str(FEATURES)], cwd=ROOT,
+        p = subprocess.run([sys.executable, "-m", "canary_infer", *argv], cwd=ROOT,
                            stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "Exception" not in p.stderr
-    assert "cannot write standard output" in p.stderr
+    said = p.stderr.splitlines()  # (bid reports its boards on standard error first)
+    assert said[-1] == "error: cannot write standard output: No space left on device"
+    assert sum("cannot write" in line for line in said) == 1
 
 
 def test_what_would_not_read_back_is_not_written(run, tmp_path, monkeypatch):
@@ -357,7 +366,26 @@ def test_lin_bid_keeps_everything_but_the_calls(run, tmp_path):
     status, _, err = run("bid", "--lin", LIN, "-o", out_file)
     assert status == 0, err
     before, after = _pairs(LIN.read_text()), _pairs(out_file.read_text())
-    assert [p for p in after if p[0] not in ("mb", "an")] == [p for p in before if p[0] not in ("mb", "an")]
+    assert [p for p in after if p[0] not in ("mb", "an", "nt")] == [p for p in before if p[0] not in ("mb", "an")]
+    assert not any(k == "nt" for k, _ in before)  # (each nt| of the output is a note saying why it stops)
+
+
+def test_lin_bid_says_where_and_why_the_auction_stops(run, tmp_path, system):
+    """LIN has no comment: where the system gives several calls (or none), a note (nt|, BBO's
+    commentary) follows the last call and says why; the calls read back as bid."""
+    out_file = tmp_path / "out.lin"
+    status, _, err = run("bid", "--lin", LIN, "-o", out_file)
+    assert status == 0, err
+    text = out_file.read_text()
+    bidder = Bidder(system)
+    for line, b in zip(text.splitlines(), read_lin(text), strict=True):
+        pairs = _pairs(line)
+        notes = [i for i, (k, _) in enumerate(pairs) if k == "nt"]
+        calls = [i for i, (k, _) in enumerate(pairs) if k in ("mb", "an")]
+        res = bidder.bid(b.deal[b.auction.turn], b.auction)
+        assert res.status in ("several", "none") and len(notes) == 1 and notes[0] == calls[-1] + 1
+        said = pairs[notes[0]][1]
+        assert "so the auction stops" in said and " ".join(res.calls) in said
 
 
 def test_endplay_finds_the_boards_of_what_is_written(run, tmp_path):

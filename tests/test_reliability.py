@@ -108,7 +108,9 @@ def test_a_hand_that_breaks_a_later_call_names_that_call(run):
 @pytest.mark.parametrize("argv,stdin", [
     (["infer", "--json"], b"2S P 2N P 3C\n" * 400),
     (["infer"], b"2S P 2N P 3C\n" * 400),
-], ids=["batch", "batch-text"])
+    (["infer", "--pbn", "tests/data/dealer-Refer.pbn"], None),
+    (["deal", "2S P 2N P", "-n", "300"], None),
+], ids=["batch", "batch-text", "pbn", "deal"])
 def test_a_closed_pipe_ends_quietly(argv, stdin):
     """``... | head -c 10``: the reader goes away; no traceback, no complaint at exit."""
     reader = "import sys; sys.stdin.buffer.read(10)"

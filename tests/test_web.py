@@ -62,7 +62,7 @@ def test_estimates_where_two_seats_are_constrained(client):
         assert {p["pattern"]: p["se"] for p in got["patterns"] if p["count"]} == pytest.approx(
             want["standard_errors"]["patterns"], rel=1e-12)
     assert "estimated from 2,000 deals drawn uniformly by the exact sampler" in data["probabilities"]
-    page = client.get("/?a=1H-X-P-1S").get_data(as_text=True)
+    page = client.get("/?a=1H-X-P-1S&full=1").get_data(as_text=True)
     assert "estimated from 2,000 deals drawn" in page and "% ±" in page and 'data-scope="estimated"' in page
     page = client.get("/?a=2S-P-2N-P-3C").get_data(as_text=True)
     assert "% ±" not in page and 'title="69,703,634,629,943,622,648,547,200 deals">7.0 × 10²⁵</span> deals' in page
@@ -192,6 +192,34 @@ def test_a_position_is_computed_once_however_many_ask(system):
     with explorer.lock:  # a cached position does not wait for a computation under way
         assert app.test_client().get("/?a=1H-X-P-1S").status_code == 200
     assert explorer.computed == 1
+
+
+def test_a_first_visit_draws_few_deals_and_the_page_asks_for_the_rest(system):
+    """An estimated position's first visit draws FIRST_SAMPLES deals, says so, and names the
+    address that draws them all (data-later); the whole page from there has SAMPLES, as the
+    API does, and every visit after it too.  An exact position draws nothing: one computation,
+    no later address."""
+    import re
+
+    from canary_infer.ui.web import FIRST_SAMPLES, SAMPLES, create_app
+
+    app = create_app(system, deals=0)
+    explorer, c = app.config["explorer"], app.test_client()
+    first = c.get("/?a=1H-X-P-1S").get_data(as_text=True)
+    assert FIRST_SAMPLES < SAMPLES and explorer.computed == 1
+    assert f"estimated from {FIRST_SAMPLES:,} deals drawn" in first and f"{SAMPLES:,} deals" not in first
+    assert f'data-samples="{FIRST_SAMPLES}"' in first and "% ±" in first
+    (later,) = re.findall(r'data-later="([^"]+)"', first)
+    assert later.replace("&amp;", "&") == "/?a=1H-X-P-1S&full=1" and "<script>" in first
+    full = c.get(later.replace("&amp;", "&")).get_data(as_text=True)
+    assert explorer.computed == 2 and f"estimated from {SAMPLES:,} deals drawn" in full
+    assert f'data-samples="{SAMPLES}"' in full and "data-later" not in full and "<script>" not in full
+    api = c.get("/api/position?a=1H-X-P-1S").get_json()  # the same position: not computed again
+    assert explorer.computed == 2 and [p["samples"] for p in api["seats"].values()] == [SAMPLES] * 4
+    assert c.get("/?a=1H-X-P-1S").get_data(as_text=True) == full and explorer.computed == 2
+    exact = c.get("/?a=2S-P-2N-P-3C").get_data(as_text=True)
+    assert explorer.computed == 3 and "data-later" not in exact and 'data-scope="exact"' in exact
+    assert c.get("/?a=2S-P-2N-P-3C&full=1").get_data(as_text=True) == exact and explorer.computed == 3
 
 
 def infer_text(auction):

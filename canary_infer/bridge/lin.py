@@ -6,7 +6,8 @@ A LIN text is a run of ``key|value|`` pairs.  ``md|`` gives the dealer (1 = Sout
 as ``S...H...D...C...`` (the fourth may be left out: it holds the remaining cards);
 ``mb|`` is a call (``p``, ``d``, ``r``, ``1N``; a trailing ``!`` marks an alert); ``an|``
 explains the call just made; ``sv|`` is the vulnerability (``o``, ``n``, ``e``, ``b``) and
-``ah|`` the board's title.  A new ``qx|`` or ``md|`` starts a new board.
+``ah|`` the board's title; ``nt|`` is a note, BBO's commentary at that point of the board.
+A new ``qx|`` or ``md|`` starts a new board.
 
     >>> from canary_infer.bridge.cards import Deal
     >>> deal = Deal.from_pbn("N:AKQ83.J2.K4.QT92 JT9.AKQ3.AQJ2.K3 7654.T987.T98.A8 2.654.7653.J7654")
@@ -167,23 +168,37 @@ def _clean(text: str) -> str:
     return text.replace("|", "/").replace("\n", " ")
 
 
-def _calls(auction: Auction, explanations: list[str | None] | None) -> str:
-    """``mb|`` for each call, and ``an|`` after each with an explanation (the call alerted: ``!``)."""
+def _calls(auction: Auction, explanations: list[str | None] | None, comment: str | None = None) -> str:
+    """``mb|`` for each call, and ``an|`` after each with an explanation (the call alerted: ``!``);
+    ``comment`` as a note (``nt|``) after the last call.
+
+    LIN has no comment; ``nt|`` is BBO's commentary, shown when the board reaches it.  Only
+    after a call: endplay's reader takes ``nt|`` for the explanation of the call before it
+    (so it reads the note as the last call's) and finds no board where there is none.
+
+    >>> _calls(Auction.parse("1C P"), ["17+ HCP"], "the auction stops here")
+    'mb|1C!|an|17+ HCP|mb|p|nt|the auction stops here|'
+    >>> _calls(Auction.parse(""), [], "the auction stops here")
+    ''
+    """
     parts = []
     notes = list(explanations or [])
     for i, c in enumerate(auction.calls):
         call = {"pass": "p", "double": "d", "redouble": "r"}.get(c.kind) or str(c)
         note = notes[i] if i < len(notes) else None
         parts.append(f"mb|{call}{'!' if note else ''}|" + (f"an|{_clean(note)}|" if note else ""))
+    if comment and parts:
+        parts.append(f"nt|{_clean(comment)}|")
     return "".join(parts)
 
 
 def write_lin(deal: Deal | None, auction: Auction, explanations: list[str | None] | None = None,
-              board: str | None = None, vulnerable: str = "None", players: list[str] | None = None) -> str:
+              board: str | None = None, vulnerable: str = "None", players: list[str] | None = None,
+              comment: str | None = None) -> str:
     """A LIN text: ``pn|`` (with ``players``, South West North East, as LIN readers such as
     endplay's want a board to start), ``md|`` (the deal, or the dealer alone), ``sv|``,
-    ``ah|``, then ``mb|`` and ``an|`` for each call.  A call with an explanation is marked
-    alerted (``!``)."""
+    ``ah|``, then ``mb|`` and ``an|`` for each call, and ``comment`` as a note after the last
+    (see :func:`_calls`).  A call with an explanation is marked alerted (``!``)."""
     parts = []
     if players is not None:
         parts.append(f"pn|{','.join(_clean(p).replace(',', ' ') for p in players)}|")
@@ -196,7 +211,7 @@ def write_lin(deal: Deal | None, auction: Auction, explanations: list[str | None
     parts.append(f"sv|{_VUL_OUT.get(vulnerable, 'o')}|")
     if board is not None:
         parts.append(f"ah|Board {_clean(str(board))}|")
-    parts.append(_calls(auction, explanations))
+    parts.append(_calls(auction, explanations, comment))
     return "".join(parts)
 
 
@@ -226,18 +241,18 @@ def explain(board: LinBoard, explanations: list[str | None]) -> list[tuple[int, 
     return edits
 
 
-def replace_calls(board: LinBoard, auction: Auction, explanations: list[str | None] | None = None
-                  ) -> list[tuple[int, int, str]]:
-    """Edits putting ``auction`` (with its explanations) in place of the board's ``mb|`` and
-    ``an|`` pairs: where the first call was, or before the play (``pg|``, ``pc|``, ``mc|``),
-    or after the board's last pair."""
+def replace_calls(board: LinBoard, auction: Auction, explanations: list[str | None] | None = None,
+                  comment: str | None = None) -> list[tuple[int, int, str]]:
+    """Edits putting ``auction`` (with its explanations, and ``comment`` as a note after its last
+    call: see :func:`_calls`) in place of the board's ``mb|`` and ``an|`` pairs: where the
+    first call was, or before the play (``pg|``, ``pc|``, ``mc|``), or after the board's last pair."""
     calls = [p for p in board.pairs if p[0] in ("mb", "an")]
     if calls:
         at = calls[0][2]
     else:
         at = next((p[2] for p in board.pairs if p[0] in ("pg", "pc", "mc")), board.pairs[-1][3])
     edits = [(start, end, "") for _, _, start, end in calls]
-    edits.append((at, at, _calls(auction, explanations)))
+    edits.append((at, at, _calls(auction, explanations, comment)))
     return edits
 
 

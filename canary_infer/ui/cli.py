@@ -604,7 +604,8 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
         for b, c in zip(src.raw, changes, strict=True):
             if c is None or b.error:
                 continue
-            edits += lin.explain(b, c.notes) if c.kind == "annotate" else lin.replace_calls(b, c.auction, c.notes)
+            edits += (lin.explain(b, c.notes) if c.kind == "annotate" else
+                      lin.replace_calls(b, c.auction, c.notes, c.comment))
         text = lin.apply_edits(src.text, edits)
         _verify(src, changes, lin.read_lin(text, strict=False))
         return encode(text, src.enc)
@@ -620,7 +621,7 @@ def _output_bytes(src: _FileIn, changes: list, fmt: str) -> bytes:
         if fmt == "lin":  # a LIN board is its deal (md|): one with no hand known is left out
             if auction is not None and b.deal is not None and any(b.deal[s] is not None for s in SEATS):
                 players = [b.players.get(s, n) for s, n in zip("SWNE", ("South", "West", "North", "East"), strict=True)]
-                out.append(lin.write_lin(b.deal, auction, notes, b.number, b.vulnerable, players) + "\n")
+                out.append(lin.write_lin(b.deal, auction, notes, b.number, b.vulnerable, players, comment) + "\n")
             continue
         tags = [("Board", b.number)] if b.number else []
         tags += [("Dealer", auction.dealer if auction is not None else b.dealer), ("Vulnerable", b.vulnerable)]
@@ -1146,10 +1147,11 @@ def cmd_serve(args) -> int:
         return _fail(str(e))
     from waitress import create_server
 
-    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas
+    from canary_infer.ui.web import WARM, create_app, fewer_malloc_arenas, prepare
 
     fewer_malloc_arenas()  # the threads share two malloc arenas (the memory stays lower)
     app = create_app(system, deals=args.deals, warm=WARM if args.warm else ())
+    prepare(app)  # what the first request would pay, whatever it asks
     # waitress: a production WSGI server, its threads answering requests (the page computes one
     # position at a time under a lock and serves computed ones from its cache without waiting)
     server = create_server(app, host=args.host, port=args.port, threads=args.threads)
@@ -1213,6 +1215,14 @@ class _Parser(argparse.ArgumentParser):
             print(json.dumps(obj))
             sys.exit(2)
         super().error(message)
+
+    def _print_message(self, message, file=None):
+        """As argparse's, but a help that cannot be written to standard output says so
+        (argparse drops the error: ``--help > /dev/full`` would end silently, with status 0)."""
+        if message and file is sys.stdout:
+            file.write(message)
+            return
+        super()._print_message(message, file)
 
 
 def _whole(lo: int, hi: int):
@@ -1490,21 +1500,29 @@ _PROCESS = {"own": False}  # whether main() runs as the process's command (not c
 
 
 def main(argv=None) -> int:
-    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt."""
+    """The command line; ends quietly (no traceback) on a closed pipe or an interrupt, and with a
+    one-line error on standard output that cannot be written (``> /dev/full``)."""
+    from canary_infer.ui.output import GuardedStdout, StdoutError, stdout_nowhere
+
     _PROCESS["own"] = argv is None
+    stdout = sys.stdout
+    sys.stdout = GuardedStdout(stdout)
     try:
         return _main(argv)
     except BrokenPipeError:
         # the reader went away (`| head`): stop writing, and keep Python from complaining at exit
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+        stdout_nowhere()
         return 141  # as a program stopped by SIGPIPE
+    except StdoutError as e:
+        stdout_nowhere()
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        if isinstance(sys.stdout, GuardedStdout):  # as it was (a caller may have replaced it meanwhile)
+            sys.stdout = stdout
 
 
 def _main(argv=None) -> int:

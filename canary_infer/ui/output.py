@@ -33,11 +33,62 @@ import stat
 import sys
 import tempfile
 
-__all__ = ["OutputError", "check_writable", "write_atomic"]
+__all__ = ["OutputError", "StdoutError", "GuardedStdout", "check_writable", "write_atomic", "stdout_nowhere"]
 
 
 class OutputError(OSError):
     """An output file that cannot be written (the message names it and says why)."""
+
+
+class StdoutError(OutputError):
+    """Standard output that cannot be written (a full disk, ``> /dev/full``); not a closed pipe."""
+
+
+class GuardedStdout:
+    """Standard output whose write errors say so: :class:`StdoutError` (a closed pipe stays a
+    :class:`BrokenPipeError`); everything else is the stream's own.
+
+    >>> import io
+    >>> class Full(io.StringIO):
+    ...     def write(self, s):
+    ...         raise OSError(28, "No space left on device")
+    >>> try:
+    ...     print("x", file=GuardedStdout(Full()))
+    ... except StdoutError as e:
+    ...     print(e)
+    cannot write standard output: No space left on device
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(f"cannot write standard output: {e.strerror or e}") from None
+
+    def flush(self):
+        try:
+            return self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(f"cannot write standard output: {e.strerror or e}") from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def stdout_nowhere() -> None:
+    """Send standard output to the null device, so that what is left in its buffer does not
+    fail again when Python flushes it at exit (after a closed pipe or a full disk)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _target(path: str) -> str:
@@ -104,12 +155,8 @@ def write_atomic(path: str, data: bytes) -> None:
         except BrokenPipeError:
             raise
         except OSError as e:
-            # what is left in the buffer would fail again at exit: standard output goes nowhere now
-            try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            except (OSError, ValueError, AttributeError):
-                pass
-            raise OutputError(f"cannot write standard output: {e.strerror or e}") from None
+            stdout_nowhere()  # what is left in the buffer would fail again at exit
+            raise StdoutError(f"cannot write standard output: {e.strerror or e}") from None
         return
     target = check_writable(path)
     folder = os.path.dirname(os.path.abspath(target))

@@ -12,6 +12,9 @@ One page, rendered on the server, with the whole position in its URL
   deal's: exact over the deals consistent with the auction (and your hand) where at most
   one unseen seat is constrained, else estimated from ``samples`` deals drawn by the exact
   sampler (:data:`canary_infer.tools.present.SAMPLES`), shown with ± one standard error;
+  a first visit draws :data:`FIRST_SAMPLES` deals (so that it is quick, and says so) and the
+  page then asks for the rest at its ``data-later`` address (``full=1``), which it puts in
+  place of the estimates;
 - an optional own hand; a few example deals (through
   :func:`canary_infer.tools.present.example_deals`) with BBO handviewer links.
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+from urllib.parse import urlencode
 
 from flask import Flask, jsonify, redirect, render_template, request
 from markupsafe import Markup, escape
@@ -34,7 +38,7 @@ from canary_infer.caches import Bounded
 from canary_infer.deal.infer import Inferencer
 from canary_infer.system.model import walk
 from canary_infer.tools.bidding import Bidder, position
-from canary_infer.tools.present import SAMPLES, call_words, example_deals, scope_note, seat_picture
+from canary_infer.tools.present import ESTIMATED, SAMPLES, _names, call_words, example_deals, scope_note, seat_picture
 from canary_infer.ui.notebook import SEAT_NAME, SYMBOL
 
 STRAINS = "CDHSN"
@@ -51,6 +55,9 @@ def _known(text: str | None):
 
 
 VULS = ("none", "NS", "EW", "both")
+FIRST_SAMPLES = 500
+"""Deals drawn for a page's estimates on its first visit (a share's standard error at most 2.2
+percentage points); the page then asks for :data:`canary_infer.tools.present.SAMPLES`."""
 SHORT = 110  # characters of a call's meaning shown at once; the rest behind "more"
 POSITIONS = 64  # computed positions the server keeps as data (about 0.5 MB each: every pattern's share)
 PAGES = 256  # explorer pages kept as rendered (about 50 kB each)
@@ -61,8 +68,6 @@ SERVER_CACHES = {"results": 512, "tables": 48, "slam": 256, "joints": 16, "readi
 
 
 def _url(calls, dealer, hand, vul=None, path="/", **extra) -> str:
-    from urllib.parse import urlencode
-
     q = {"a": "-".join(calls), "d": dealer}
     if hand:
         q["hand"] = hand
@@ -146,13 +151,14 @@ class Explorer:
     for a position while it is being computed wait for it and take the result."""
 
     def __init__(self, system=None, deals: int = 3, samples: int = SAMPLES, positions: int = POSITIONS,
-                 pages: int = PAGES):
+                 pages: int = PAGES, first_samples: int = FIRST_SAMPLES):
         self.inferencer = Inferencer(system, cache_sizes=SERVER_CACHES)
         self.system = self.inferencer.system
         self._inferencers = {None: self.inferencer}
         self._bidders: dict = {}
         self.deals = deals
         self.samples = samples  # deals drawn where the probabilities are estimated
+        self.first_samples = min(first_samples, samples)  # ... on a page's first visit
         self.lock = threading.RLock()  # one computation at a time (an exercise's may ask for its position)
         self._pages: Bounded[tuple, dict] = Bounded(positions)
         self._html: Bounded[tuple, str] = Bounded(pages)  # the explorer's pages as rendered
@@ -188,13 +194,30 @@ class Explorer:
         return value
 
     def page(self, text: str, dealer: str, hand_text: str | None, vul: str | None = None,
-             with_deals: bool = True) -> dict:
-        """:meth:`position`, computed once per position and kept."""
+             with_deals: bool = True, samples: int | None = None) -> dict:
+        """:meth:`position`, computed once per position and kept; with fewer ``samples`` than
+        the Explorer's, the position with all of them if it is kept (or if nothing is drawn)."""
+        samples = samples or self.samples
         key = ("position", text or "", (dealer or "N").upper(), hand_text or "", vul or "", with_deals)
-        return self.cached(key, lambda: self.position(text, dealer, hand_text, with_deals=with_deals, vul=vul))
+        full = key + (self.samples,)
+        if samples == self.samples:
+            return self.cached(full, lambda: self.position(text, dealer, hand_text, with_deals, vul, samples))
+        with self._pages_lock:
+            hit = self._pages.get(full)
+        if hit is not None:
+            return hit
+
+        def compute():
+            p = self.position(text, dealer, hand_text, with_deals, vul, samples)
+            if not p["estimated"]:  # nothing was drawn: this is the position with all the samples
+                with self._pages_lock:
+                    self._pages[full] = p
+            return p
+
+        return self.cached(key + (samples,), compute)
 
     def position(self, text: str, dealer: str, hand_text: str | None, with_deals: bool = True,
-                 vul: str | None = None) -> dict:
+                 vul: str | None = None, samples: int | None = None) -> dict:
         dealer = (dealer or "N").upper()
         if dealer not in SEATS:
             dealer = "N"
@@ -215,7 +238,8 @@ class Explorer:
             tokens = [t for t in re.split(r"[\s,\-]+", text or "") if t]
             auction = Auction.parse(" ".join(tokens[:e.position or 0]), dealer=dealer)
         # the deal's ranges and probabilities, as the command line answers (infer --prob)
-        inf = inferencer.infer(auction, known, prob=True, joint=True, samples=self.samples)
+        samples = samples or self.samples
+        inf = inferencer.infer(auction, known, prob=True, joint=True, samples=samples)
         calls = [str(c) for c in auction.calls]
         readings = []
         for c in inf.calls:
@@ -247,6 +271,7 @@ class Explorer:
         pictures = list(seats.values())
         return {"auction": calls, "dealer": dealer, "hand": hand_text, "known": known[0] if known else None,
                 "vul": vul, "calls": readings, "seats": seats, "next": nxt, "deals": deals, "errors": errors,
+                "estimated": any(pic["scope"] == ESTIMATED for pic in pictures), "samples": samples,
                 "complete": auction.is_complete, "turn": auction.turn if not auction.is_complete else None,
                 "probabilities": scope_note(pictures, known is not None),
                 "probabilities_short": scope_note(pictures, known is not None, count=readable),
@@ -440,6 +465,13 @@ def _vul_arg(args) -> str | None:
     return v
 
 
+def prepare(app: Flask) -> None:
+    """What any first request would otherwise pay once, done before the server listens: the
+    page's template compiled and the system's definitions named (about 0.3 s)."""
+    app.jinja_env.get_template("explore.html")
+    _names(app.config["explorer"].system)
+
+
 def create_app(system=None, deals: int = 3, warm: tuple = ()) -> Flask:
     """The Flask application; ``system`` is a loaded system (default: the built-in one);
     ``warm``: positions (auction texts, dealer North) computed in a background thread at once."""
@@ -462,12 +494,19 @@ def create_app(system=None, deals: int = 3, warm: tuple = ()) -> Flask:
 
     @app.get("/")
     def page():
+        # a first visit draws explorer.first_samples deals where it estimates, and the page asks
+        # for the rest at its data-later address (full=1); once they are drawn, every visit has them
         args = (request.args.get("a", ""), request.args.get("d", "N"), request.args.get("hand"), _vul_arg(request.args))
-        key = ("html",) + tuple(x or "" for x in args)
+        full = request.args.get("full") == "1"
+        p = explorer.page(*args, samples=None if full else explorer.first_samples)
+        later = None
+        if p["estimated"] and p["samples"] < explorer.samples:
+            later = request.path + "?" + urlencode({**request.args.to_dict(), "full": "1"})
+        key = ("html",) + tuple(x or "" for x in args) + (p["samples"] if p["estimated"] else 0,)
         with explorer._pages_lock:  # the page as sent (rendering a big one takes 20-30 ms)
             html = explorer._html.get(key)
         if html is None:
-            html = render_template("explore.html", p=explorer.page(*args), mode="explore", **common)
+            html = render_template("explore.html", p=p, mode="explore", later=later, **common)
             with explorer._pages_lock:
                 explorer._html[key] = html
         return html
