@@ -113,6 +113,8 @@ def test_rkcb_still_follows_a_serious_3n():
     "2N P 3D P 5N",          # a transfer's 3D [A1730-1731]
     "2C P 2D P 5N",          # 2C-2D, a transfer to hearts [A898-899]
     "2N P 3S P 3N P 5N",     # 3S transfer to 3N [A1734-1735]
+    "1C P 5N",               # the strong club: 17+ HCP, 'all hand patterns' [A31]
+    "2D P 5N",               # the three-suiter: 4441 may hold one diamond [A35]
 ])
 def test_the_grand_slam_force_does_not_accept_an_artificial_suit(auction):
     # [B68] "the bidding of 5NT implicitly accepts the last bid suit": a transfer or Stayman
