@@ -7,6 +7,7 @@ our 1N, ...), never copied from the engine's output."""
 import itertools
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -185,6 +186,76 @@ def test_one_notrump_overcall_is_17_20_balanced(inferencer):
     assert r.hands["W"].hcp == (17, 20)
     r = infer(inferencer, "P P P 1H 1N")  # a passed hand: a minimum balanced hand [A1850]
     assert "minimum" in last(r).meaning and r.hands["N"].hcp[1] < 17
+
+
+def fits(inferencer, auction, seat, hand):
+    """The hand (13 cards) fits every call its seat made in the auction."""
+    assert sum(len(x) for x in hand.split(".")) == 13, hand
+    return infer_known(inferencer, auction, seat, hand).hands[seat].consistent
+
+
+def infer_known(inferencer, auction, seat, hand):
+    return inferencer.infer(Auction.parse(auction, dealer="N"), known=(seat, hand))
+
+
+def said(c):
+    return (c.defined, c.meaning, c.source, c.interpretation, str(c.formula))
+
+
+@pytest.mark.parametrize("opening,overcall", [
+    ("1N P 2D", "1D 1N P 2D"), ("1N P 2H", "1H 1N P 2H"), ("1N P 2D", "1S 1N P 2D"),
+    ("1N P 2D", "1D P P 1N P 2D"),  # the pass-out seat's 1N is the same 17-20 [A1881]
+    ("1N X XX", "1D 1N X XX"), ("1N X 2C", "1S 1N X 2C"), ("1N X P P XX P 2H", "1H 1N X P P XX P 2H"),
+    ("1N 2H 2N P 3C P 3N", "1D 1N 2H 2N P 3C P 3N"), ("1N 2D 3D", "1S 1N 2D 3D"),
+    ("1N P 2D 2S P P 3D", "1D 1N P 2D 2S P P 3D"), ("1N P 2H X XX", "1D 1N P 2H X XX"),
+])
+def test_responses_to_our_1n_overcall_are_those_over_the_1n_opening(inferencer, opening, overcall):
+    # [A1838] "The 1N overcall shows 17-20 HCP. The responses are the same as those over a 1N
+    # opening bid."
+    a, b = last(infer(inferencer, opening)), last(infer(inferencer, overcall))
+    assert a.defined and said(a) == said(b)
+
+
+def test_a_transfer_into_their_major_asks_for_a_stopper(inferencer):
+    # [A1838] "a 'transfer' into opener's bid major is asking for a stopper there"
+    for auction in ("1H 1N P 2D", "1S 1N P 2H", "1S P P 1N P 2H"):
+        assert "stopper" in last(infer(inferencer, auction)).meaning, auction
+    # not a transfer: a hand without their major may ask; over 1D the same 2H shows spades
+    short_spades = "32.KJ432.A32.432"
+    assert fits(inferencer, "1S 1N P 2H", "W", short_spades)
+    assert not fits(inferencer, "1D 1N P 2H", "W", short_spades)
+    assert fits(inferencer, "1D 1N P 2H", "W", "KJ432.32.432.432")
+    # the notes give the answers to the ask no meaning, and the transfer's continuations do not
+    # follow it [A1699-1722]
+    assert not last(infer(inferencer, "1H 1N P 2D P 2H")).defined
+    assert not last(infer(inferencer, "1H 1N P 2D X XX")).defined
+
+
+def test_the_informatory_double_over_our_1n_overcall_is_rescaled(inferencer):
+    # [A1685] "informatory 9+ - 12- HCP" opposite the 13-16 1N opening [A33]; opposite the 17-20
+    # overcall [A1838] responder needs as much less as the 1N bidder holds more (a marked
+    # interpretation in 65-defence).
+    lo, hi = 9 - (17 - 13), 12 - (20 - 16)
+    assert infer(inferencer, "1D 1N 2C X").hands["W"].hcp == (lo, hi)
+    assert infer(inferencer, "1N 2C X").hands["S"].hcp == (9, 12)  # the opening's own, unchanged
+    ten, six = "K32.Q432.K32.Q32", "K32.Q432.J32.432"
+    assert fits(inferencer, "1N 2C X", "S", ten) and not fits(inferencer, "1D 1N 2C X", "W", ten)
+    assert fits(inferencer, "1D 1N 2C X", "W", six)
+
+
+def test_escapes_over_a_double_of_our_1n_overcall(inferencer):
+    # [A1635] "2D D + H", as over the 1N opening
+    assert fits(inferencer, "1D 1N X 2D", "W", "32.Q432.KJ32.432")
+    assert not fits(inferencer, "1D 1N X 2D", "W", "Q432.32.KJ32.432")
+    assert last(infer(inferencer, "1D 1N X XX")).forcing  # [A1638]
+
+
+def test_the_1n_overcaller_is_17_20_balanced_with_hands(inferencer):
+    # [A1838] 17-20 HCP; "balanced" as the file reads it: 4333, 4432, 5332
+    assert fits(inferencer, "1H 1N P 2D", "E", "AQ2.K32.KJ32.AQ2")  # 19, 3-3-4-3
+    assert not fits(inferencer, "1H 1N P 2D", "E", "AQ2.A32.KQ32.AQ2")  # 21
+    assert not fits(inferencer, "1H 1N P 2D", "E", "KQ2.Q32.QJ32.AQ2")  # 16
+    assert not fits(inferencer, "1H 1N P 2D", "E", "AKQ2.K2.KJ432.A2")  # 20, 4-2-5-2
 
 
 def test_two_suited_overcalls(inferencer):
