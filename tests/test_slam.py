@@ -184,6 +184,36 @@ def test_queen_ask_and_answers(inferencer):
     assert not evaluate(c.formula, Hand.from_pbn("Q5432.K432.32.32"))
 
 
+QUEEN_ASK = "1S P 2S P 4N P 5C P 5D P"  # spades agreed [A32, A298]; 5C 0/3 [B3]; 5D the queen ask [B12-13]
+
+
+def test_after_the_queen_ask_the_specific_answer_comes_first_and_the_bidder_gives_one_call(inferencer):
+    """'Lowest trump bid: no Q; any other: have the Q. If possible we try to show the lowest
+    specific K (below 6 trumps) as well' [B19]; with spades trumps after 5D: 5H, 6C, 6D the queen
+    and that king or the two other kings, 5N the queen and no outside king [B24-27].  The
+    responder's hand (13 cards: 4 spades with the queen, the heart king, 5 HCP) fits the 2S raise
+    (3+ spades, at most 10 HCP) and 5C (no key card); of the answers only 5H describes it, and
+    the catch-all no longer competes with it."""
+    from canary_infer.tools.bidding import Bidder
+
+    hand = "Q432.K32.5432.32"
+    assert sum(len(x) for x in hand.split(".")) == 13
+    got = Bidder(inferencer.system).bid(hand, QUEEN_ASK)
+    assert (got.status, got.calls) == ("ok", ["5H"])
+    # every hand with the queen has a specific answer (the kings outside spades held in each of the
+    # eight ways, counted here), so the notes leave no hand to another call: it adds nothing
+    kings = ["HK", "DK", "CK"]
+    formulas = {c: last(inferencer, f"{QUEEN_ASK} {c}")[1].formula for c in ("5H", "5N", "6C", "6D")}
+    for mask in range(8):
+        held = ["SQ"] + [k for i, k in enumerate(kings) if mask >> i & 1]
+        spots = [f"{s}{r}" for s in "SHDC" for r in "2345"][: 13 - len(held)]
+        h = Hand.from_pbn(".".join("".join(c[1] for c in held + spots if c[0] == s) for s in "SHDC"))
+        assert any(evaluate(f, h) for f in formulas.values()), held
+    for other in ("6H", "6S", "6N", "7S"):
+        c = last(inferencer, f"{QUEEN_ASK} {other}")[1]
+        assert not c.defined and "[B19]" in c.meaning
+
+
 def test_king_ask_answers(inferencer):
     base = "1H P 1S P 3S P 4N P 5C P 5H P"  # the specific-king ask with spades agreed
     no_king = last(inferencer, f"{base} 5S")[1].formula
