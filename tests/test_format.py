@@ -688,6 +688,32 @@ def test_partner_long_names_a_suit_or_a_suit_variable():
     assert n.constraint({}) == TRUE  # no inference at hand: the rule does not apply
 
 
+FIT_TEXT = 'tree opening\n  1S  "s"  [A1]\n      = S >= 5\n    2S  "raise"  [A2]  trump S\n' \
+           '    3S  "raise"  [A3]  trump S\n      = S >= 3\n' \
+           '      3N if fit S  "serious"  [A4]\n    2N  "other"  [A5]\n      3N if fit S  "serious"  [A6]\n' \
+           '        = hcp >= 1\n      other  "the rest"  [A7]\n'
+
+
+def test_fit_is_read_by_the_inference_and_kept_by_the_tree():
+    """'if fit T': the tree keeps the call and says when it applies; inference and the bidder read
+    the two hands' least lengths (5 from 1S; 3 from 3S, none from 2N): 8 after 1S-3S, 5 after 1S-2N,
+    where the call is what the point's other line gives it."""
+    assert err_of('tree opening\n  1S  "s"  [A1]\n    2H if fit N  "h"  [A2]\n').line == 3
+    assert "unknown variable 'T'" in err_of('tree opening\n  1S  "s"  [A1]\n    2H if fit T  "h"  [A2]\n').reason
+    s = sys_of(FIT_TEXT)
+    yes, no = at(s, "1S", "3S", "3N"), at(s, "1S", "2N", "3N")
+    assert [str(t) for t in yes.conditions] == ["fit S"] and "guarantee an 8+ card fit in spades" in yes.meaning
+    assert no.fallback is not None and no.fallback.meaning == "the rest"
+    assert "if fit S" in format_system(s)
+    inf = Inferencer(s)
+    assert inf.read(Auction.parse("1S P 3S P 3N"))[-1].meaning.startswith("serious")
+    got = inf.read(Auction.parse("1S P 2N P 3N"))[-1]
+    assert got.meaning == "the rest" and got.formula == TRUE  # 'hcp >= 1' is the serious line's
+    assert inf.read(Auction.parse("1S P 2N P 3N"), tree=True)[-1].meaning.startswith("serious")
+    hand = "AKQ32.A32.K32.32"
+    assert [c.meaning for c in Bidder(s).bid(hand, "1S P 2N P").candidates if c.call == "3N"] == ["the rest"]
+
+
 def test_an_example_that_is_not_a_hand_is_refused():
     e = err_of('tree opening\n  1S  "s"  [A1]\n      example AKQ.32.32\n')
     assert e.line == 3 and "example" in e.reason

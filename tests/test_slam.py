@@ -184,6 +184,36 @@ def test_queen_ask_and_answers(inferencer):
     assert not evaluate(c.formula, Hand.from_pbn("Q5432.K432.32.32"))
 
 
+QUEEN_ASK = "1S P 2S P 4N P 5C P 5D P"  # spades agreed [A32, A298]; 5C 0/3 [B3]; 5D the queen ask [B12-13]
+
+
+def test_after_the_queen_ask_the_specific_answer_comes_first_and_the_bidder_gives_one_call(inferencer):
+    """'Lowest trump bid: no Q; any other: have the Q. If possible we try to show the lowest
+    specific K (below 6 trumps) as well' [B19]; with spades trumps after 5D: 5H, 6C, 6D the queen
+    and that king or the two other kings, 5N the queen and no outside king [B24-27].  The
+    responder's hand (13 cards: 4 spades with the queen, the heart king, 5 HCP) fits the 2S raise
+    (3+ spades, at most 10 HCP) and 5C (no key card); of the answers only 5H describes it, and
+    the catch-all no longer competes with it."""
+    from canary_infer.tools.bidding import Bidder
+
+    hand = "Q432.K32.5432.32"
+    assert sum(len(x) for x in hand.split(".")) == 13
+    got = Bidder(inferencer.system).bid(hand, QUEEN_ASK)
+    assert (got.status, got.calls) == ("ok", ["5H"])
+    # every hand with the queen has a specific answer (the kings outside spades held in each of the
+    # eight ways, counted here), so the notes leave no hand to another call: it adds nothing
+    kings = ["HK", "DK", "CK"]
+    formulas = {c: last(inferencer, f"{QUEEN_ASK} {c}")[1].formula for c in ("5H", "5N", "6C", "6D")}
+    for mask in range(8):
+        held = ["SQ"] + [k for i, k in enumerate(kings) if mask >> i & 1]
+        spots = [f"{s}{r}" for s in "SHDC" for r in "2345"][: 13 - len(held)]
+        h = Hand.from_pbn(".".join("".join(c[1] for c in held + spots if c[0] == s) for s in "SHDC"))
+        assert any(evaluate(f, h) for f in formulas.values()), held
+    for other in ("6H", "6S", "6N", "7S"):
+        c = last(inferencer, f"{QUEEN_ASK} {other}")[1]
+        assert not c.defined and "[B19]" in c.meaning
+
+
 def test_king_ask_answers(inferencer):
     base = "1H P 1S P 3S P 4N P 5C P 5H P"  # the specific-king ask with spades agreed
     no_king = last(inferencer, f"{base} 5S")[1].formula
@@ -232,12 +262,15 @@ def test_cue_bid_shows_a_control(inferencer):
     assert not evaluate(c.formula, Hand.from_pbn("AQ432.3.32.KQ432"))
 
 
-SERIOUS = "1D P 1H P 1N P 3H P 3N P"  # hearts agreed, opener's serious 3N [B64]; opener has shown 5+ diamonds
+# hearts agreed with eight guaranteed: opener's 1H shows 4+ hearts (canapé) and 2D, 'a new suit is
+# normal Canapé' [A302], 5+ diamonds; responder's 3H is 'invitational (4+ card support)' [A367]:
+# 4 + 4 = 8, so opener's 3N is the serious 3NT [B64], and opener has shown 5+ diamonds
+SERIOUS = "1H P 1S P 2D P 3H P 3N P"
 
 
 def test_the_serious_3n_is_answered_by_cue_bids_and_partner_s_long_suit_takes_a_high_card(inferencer):
     """After the serious 3N partner starts cue bidding [B64].  In the 3N bidder's known 5+ card
-    suit (diamonds: 1D then the 1N rebid) a cue bid shows the A or K, not shortness [A74, B62];
+    suit (diamonds: 1H then 2D, canapé) a cue bid shows the A or K, not shortness [A74, B62];
     elsewhere (clubs) a singleton is a control [B59]."""
     reading = inferencer.read(Auction.parse(SERIOUS))
     n_lengths = inferencer.infer(Auction.parse(SERIOUS)).hands["N"].lengths
@@ -246,12 +279,12 @@ def test_the_serious_3n_is_answered_by_cue_bids_and_partner_s_long_suit_takes_a_
     four_d = last(inferencer, SERIOUS + " 4D")[1]
     four_c = last(inferencer, SERIOUS + " 4C")[1]
     assert "cue bid" in four_d.meaning and "cue bid" in four_c.meaning
-    club_singleton = Hand.from_pbn("A32.KQ432.5432.2")
-    diamond_singleton = Hand.from_pbn("A32.KQ432.2.Q432")
-    diamond_king = Hand.from_pbn("A32.KQ432.K2.432")
+    club_singleton = Hand.from_pbn("AQ432.KQ43.543.2")
+    diamond_singleton = Hand.from_pbn("AQ432.KQ43.2.543")
+    diamond_king = Hand.from_pbn("AQ432.KQ43.K2.43")
     assert evaluate(four_c.formula, club_singleton)  # a singleton in a suit partner has not shown long
     assert not evaluate(four_d.formula, diamond_singleton)  # no shortness cue in partner's long suit
-    assert evaluate(four_d.formula, diamond_king) and not evaluate(four_d.formula, Hand.from_pbn("A32.KQ432.Q2.K32"))
+    assert evaluate(four_d.formula, diamond_king) and not evaluate(four_d.formula, Hand.from_pbn("AQ432.KQ43.Q2.K3"))
     # the bidder reads partner's long suit the same way
     from canary_infer.tools.bidding import Bidder
 
@@ -366,12 +399,92 @@ def test_the_five_level_cue_bid_shows_the_ace(inferencer):
 
 def test_the_serious_3n_after_a_major_fit(inferencer, system):
     # [B64]: once a major fit is guaranteed 3NT is no offer to play but a serious slam try,
-    # forcing; slam interest is judgement, so it says nothing of the hand
-    r, c = last(inferencer, "1H P 2H P 3N")
+    # forcing; slam interest is judgement, so it says nothing of the hand.  1D-1H: 'responder has
+    # shown 8+ HCP with a 5+ card suit' [A294]; 'a raise of responder's long suit to the 2 level
+    # shows 3 card support' [A298]: 5 + 3 = 8
+    r, c = last(inferencer, "1D P 1H P 2H P 3N")
     assert r.trump == "H" and c.defined and "serious slam try" in c.meaning
-    n = system.root().children["1H"].children["2H"].children["3N"]
+    n = system.root().children["1D"].children["1H"].children["2H"].children["3N"]
     assert n.constraint({"chair": 1}) == parse("true") and "forcing" in n.flags
     assert "3N" not in system.root().children["2D"].children  # no suit agreed: not attached
+    # the tree (check-system, export: no inference at hand) keeps the call and says when it applies
+    after_1h_2h = system.root().children["1H"].children["2H"].children["3N"]
+    assert [str(t) for t in after_1h_2h.conditions] == ["fit H"]
+    assert "only where the calls before it guarantee an 8+ card fit in hearts" in after_1h_2h.meaning
+
+
+def least_length(formulas, suit):
+    """A seat's least length in a suit over the hands its calls allow, by the card-level CP-SAT model
+    (not the inference's tables, which 'fit T' reads)."""
+    from canary_infer.engine.cpsat import HandModel
+    from canary_infer.language.expr import conj
+
+    m = HandModel()
+    return m.extreme([m.add(conj(list(formulas)))], m.length[suit], "min", time_limit=60)
+
+
+def guaranteed(inferencer, auction, suit):
+    """The cards in ``suit`` that the calls of the player to call next and his partner guarantee."""
+    a = Auction.parse(auction)
+    calls = inferencer.read(a, tree=True)
+    seats = (a.turn, "NESW"["NESW".index(a.turn) - 2])
+    return [least_length(inferencer.seat_formulas(calls, s), suit) for s in seats]
+
+
+NO_FIT = [
+    # canapé: 'suit of at least 4 cards' [A32]; a raise 'shows 3 card support' [A298]
+    ("1S X 2N P", "S", (4, 3)),   # 2N over the double: 'limit raise' [A857]
+    ("1H X 2H P", "H", (4, 3)),   # 'raises = preemptive' [A858]
+    ("1H P 2H P", "H", (4, 3)),   # 'H raises limit' [A144]
+]
+FIT = [
+    ("1D P 1H P 2H P", "H", (5, 3)),   # 5+ [A294], 'shows 3 card support' [A298]
+    ("1D P 1H P 3H P", "H", (5, 5)),   # 'a jump raise (to the 3 - level) shows 5+ card support' [A299]
+    ("1H P 1S P 2D P 3H P", "H", (4, 4)),  # 4+ [A32], canapé 2D [A302]; 3H '4+ card support' [A367]
+    ("1S P 2H P 3H P", "H", (5, 3)),   # 1S-2H '5 card suit' [A151]; the raise, 3 cards [A298]
+]
+
+
+@pytest.mark.parametrize("before,suit,least", NO_FIT + FIT)
+def test_the_serious_3n_needs_an_eight_card_fit_the_bidding_guarantees(inferencer, before, suit, least):
+    """'After an at least 8 card major card fit is guaranteed by the bidding ... we use the 3NT
+    bid ... to indicate serious slam interest' [B64].  The least lengths come from the notes'
+    words (in the lists above), checked on the files by the card-level model; 3N is the serious
+    try exactly where they add to 8."""
+    seat, partner = guaranteed(inferencer, before, suit)
+    assert seat + partner == sum(least) and {seat, partner} == set(least)
+    r, c = last(inferencer, before + " 3N")
+    if sum(least) >= 8:
+        assert c.defined and c.meaning.startswith("serious slam try") and r.trump == suit
+    else:
+        assert not c.defined and "serious" not in (c.meaning or "").split("it would be")[0]
+        assert "8+ card fit" in c.meaning  # says why the tree's serious 3N is not this call
+        # nor does anything follow it as cue bidding
+        assert not last(inferencer, before + " 3N P 4C")[1].defined
+
+
+def test_the_serious_3n_after_miles_2n_3d_3h_is_not_guaranteed_a_fit():
+    """Miles: 2N-3D is a heart transfer (5+ hearts, 'with a long major, responder is expected to
+    have transferred' [A1677]); opener's 3H is 'a neutral bid' [A1810], a balanced 2N with two
+    hearts among them: 5 + 2 = 7, no fit guaranteed, so 3N is no serious slam try."""
+    from canary_infer.deal.infer import Inferencer
+    from canary_infer.system.model import load_system
+
+    miles = Inferencer(load_system().configure(options={"miles"}))
+    assert guaranteed(miles, "2N P 3D P 3H P", "H") == [5, 2]
+    c = last(miles, "2N P 3D P 3H P 3N")[1]
+    assert not c.defined and c.meaning.startswith("the notes give this call no meaning")
+
+
+def test_the_bidder_offers_the_serious_3n_only_with_the_fit():
+    from canary_infer.tools.bidding import Bidder
+
+    b = Bidder()
+    hand = "AK32.AQ2.KQ32.A2"  # 13 cards; any hand: the serious 3N is judgement, not the hand
+    considered = {c.call: c for c in b.bid(hand, "1S X 2N P").candidates}
+    assert "3N" not in considered or "serious" not in considered["3N"].meaning
+    considered = {c.call: c for c in b.bid("A2.AKJ32.KQ2.A32", "1D P 1H P 2H P").candidates}
+    assert considered["3N"].meaning.startswith("serious slam try") and considered["3N"].judgement
 
 
 # --------------------------------------------------------------------------- 5NT accepts the last bid suit [B68]

@@ -37,7 +37,7 @@ from canary_infer.engine.tables import (
     solve,
 )
 from canary_infer.language.expr import TRUE, Node, conj, evaluate, feats, lengths_only
-from canary_infer.system.model import CallNode, System, load_system, read_auction
+from canary_infer.system.model import FIT, CallNode, System, condition_text, load_system, read_auction
 
 if TYPE_CHECKING:
     from canary_infer.deal.joint import Joint
@@ -271,12 +271,21 @@ class Inferencer:
         return self.vul == "both" or (self.vul != "none" and seat in self.vul)
 
     # ------------------------------------------------------------------ reading calls
-    def read(self, auction: Auction) -> list[CallReading]:
+    def read(self, auction: Auction, tree: bool = False) -> list[CallReading]:
         """Look every call up in the call trees.  A call's reading depends on the calls before
-        it only, so each is kept by the auction up to it (a batch reads the same prefixes again)."""
+        it only, so each is kept by the auction up to it (a batch reads the same prefixes again).
+
+        A call whose line holds only where the calls before it show something (``if fit T``) is
+        read so where they do (:meth:`admits`), and as what the point otherwise gives it where
+        they do not; ``tree=True`` reads the tree as written instead, those conditions taken as
+        met (what a walk of the tree checks: check-system, the lint, diff-system)."""
         out: list[CallReading] = []
-        key: tuple = (auction.dealer,)
-        for st in read_auction(self.system, auction, self.we).steps:
+        key: tuple = (tree, auction.dealer)
+
+        def admit(node: CallNode, i: int) -> bool:
+            return self.admits(node, Auction(auction.calls[:i], auction.dealer))
+
+        for st in read_auction(self.system, auction, self.we, None if tree else admit).steps:
             key += (st.call,)
             reading = self._readings.get(key)
             if reading is None:
@@ -299,6 +308,11 @@ class Inferencer:
                 why = (f"not defined in the notes ({node.meaning or 'undefined'})" if node.status == "undefined"
                        else f"defined only by an extension, which is off ({node.meaning})")
                 src = node.source
+            elif node is None and st.refused is not None:
+                r = st.refused
+                why = (f"{OFF_TREE}: it would be '{r.bare_meaning}' [{r.source}], but that applies "
+                       + " and ".join(condition_text(t) for t in r.conditions) + ", which they do not")
+                src = r.source
             elif st.side == "defence" and node is None:
                 why, src = OPPONENT_CALL, ""
             else:
@@ -348,6 +362,32 @@ class Inferencer:
         res = self._solve_chain(self.seat_formulas(calls, seat), Available())
         lengths = res.lengths() if res.consistent else None
         return frozenset(s for s in SUITS if lengths and lengths[s][0] >= 5)
+
+    def admits(self, node: CallNode, auction: Auction) -> bool:
+        """Whether the conditions of ``node``, a call made after ``auction``, hold there: ``fit T``
+        holds where the caller's and his partner's least lengths in T, each over the hands his own
+        calls allow (exact, seat by seat), add to 8 or more.  Each seat's least length over the
+        deals is at least that, so a fit this finds is guaranteed; an inconsistent seat
+        guarantees nothing."""
+        conds = node.conditions
+        if not conds:
+            return True
+        calls = self.read(auction)
+        seat = auction.turn
+        return all(self.fit_length(calls, seat, t.arg) >= FIT for t in conds if t.kind == "fit")
+
+    def fit_length(self, calls: list[CallReading], seat: str, suit: str) -> int:
+        """The cards in ``suit`` that the seat's and his partner's calls guarantee between them:
+        each one's least length over the hands his own calls allow, summed (0 where either
+        seat's calls fit no hand)."""
+        total = 0
+        for s in (seat, next_seat(seat, 2)):
+            res = self._solve_chain(self.seat_formulas(calls, s), Available())
+            lengths = res.lengths() if res.consistent else None
+            if not lengths:
+                return 0
+            total += lengths[suit][0]
+        return total
 
     def trump(self, calls: list[CallReading]) -> str | None:
         """The suit agreed as trumps at the end of the auction (None if none is)."""

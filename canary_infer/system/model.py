@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -168,7 +169,7 @@ class Binding:
 class Test:
     """One test of a guard (``if ...`` on a call) or of a rule condition (``when ...:``)."""
 
-    kind: str  # suit-eq/-ne/-in/-above/-below below-* passed relays option chair vul forcing partner-long
+    kind: str  # suit-eq/-ne/-in/-above/-below below-* passed relays option fit chair vul forcing partner-long
     arg: str = ""
     items: tuple = ()
     lo: int = 0
@@ -191,7 +192,7 @@ _TEST_TEXT = {  # how the printer writes a test ({n} is "not " when negated)
     "suit-eq": "{arg} == {item}", "suit-ne": "{arg} != {item}", "suit-above": "{n}{arg} above {item}",
     "suit-below": "{n}{arg} below {item}", "option": "{n}option {arg}",
     "below-game": "{n}below game", "below-call": "{n}below {lo} {arg}", "below-game-in": "{n}below game in {arg}",
-    "partner-long": "{n}partner long {arg}",
+    "partner-long": "{n}partner long {arg}", "fit": "fit {arg}",
 }
 
 
@@ -207,7 +208,7 @@ def _check_test(t: Test) -> None:
         raise ValueError(f"'{t}': chair {t.lo}..{t.hi} is empty")
     if t.kind in ("suit-eq", "suit-ne") and t.items[0] not in "SHDC":
         raise ValueError(f"'{t}': a suit variable is compared with a suit (S, H, D, C)")
-    if t.kind in ("below-game-in", "below-call", "partner-long", "suit-above", "suit-below"):
+    if t.kind in ("below-game-in", "below-call", "partner-long", "fit", "suit-above", "suit-below"):
         _suit_or_var(t.arg, str(t))
     if t.kind in ("suit-above", "suit-below"):
         _suit_or_var(t.items[0], str(t))
@@ -396,6 +397,9 @@ class CallNode:
         self._memo: dict = {}
         self.applied_key: tuple | None = None  # set on the first call of a block attached by 'apply'
         self.in_applied = False
+        # where the line's 'if fit T' fails at a point (read by the inference: see ``conditions``),
+        # what the other lines there give the call (None: no meaning)
+        self.fallback: CallNode | None = None
         main = next((p for p in parts if p.rule.meaning or p.rule.rules), parts[0] if parts else None)
         self._main = main
         self.env: dict[str, str] = dict(main.env) if main else {}
@@ -407,7 +411,25 @@ class CallNode:
 
     @property
     def meaning(self) -> str:
+        text = self.bare_meaning
+        if text and self.rule.guard and self.conditions:
+            text += "; " + " and ".join(condition_text(t) for t in self.conditions)
+        return text
+
+    @property
+    def bare_meaning(self) -> str:
+        """The meaning as the line writes it, without the conditions that :attr:`meaning` adds."""
         return _fill(self.rule.meaning, self.env) if self.rule else ""
+
+    @property
+    def conditions(self) -> tuple[Test, ...]:
+        """The tests of this call's line that only the inference can read, with its suit variables
+        bound: ``fit T`` (our side's calls before this one guarantee 8+ cards in T).  The tree (a
+        walk of check-system, export) keeps the call; inference and the bidder read it here only
+        where they hold (``read_auction``'s ``admit``), and otherwise read ``fallback``."""
+        if not self.rule or not self.rule.guard:
+            return ()
+        return tuple(replace(t, arg=self.env.get(t.arg, t.arg)) for t in self.rule.guard if t.kind == "fit")
 
     @property
     def source(self) -> str:
@@ -691,6 +713,16 @@ class CallNode:
         return self._children
 
 
+FIT = 8  # 'an at least 8 card ... fit' [B64]: what 'fit T' asks of our side's guaranteed lengths
+
+
+def condition_text(t: Test) -> str:
+    """A condition of :attr:`CallNode.conditions` in words, as the meaning shows it."""
+    if t.kind == "fit":
+        return f"only where the calls before it guarantee an {FIT}+ card fit in {SUIT_NAMES.get(t.arg, t.arg)}"
+    return str(t)
+
+
 def _cheaper(call: str, than: Call) -> bool:
     c = Call.parse(call.strip("()"))
     if than.rank is None:
@@ -895,6 +927,8 @@ class System:
                 ok = (t.arg in self.options_on) != t.neg
             elif t.kind in ("below-game", "below-call", "below-game-in"):
                 continue  # a test of the call itself: see _call_guard
+            elif t.kind == "fit":
+                continue  # read where the inference is at hand: see CallNode.conditions
             else:
                 raise AssertionError(t.kind)
             if not ok:
@@ -1065,6 +1099,13 @@ class System:
                 seq = seq + (("P", "them"),)
             seq = seq + ((bare, "them" if opp else "us"),)
             child = out[call] = CallNode(self, node.tree, call, node, chosen, seq, node.lead)
+            if any(t.kind == "fit" for t in chosen[0].rule.guard):
+                # where the fit is not guaranteed, the call is what the other lines here give it
+                rest = [c for c in cands[call] if not any(t.kind == "fit" for t in c[1].guard)]
+                alt = self._choose(call, rest, node) if rest else []
+                if alt:
+                    child.fallback = CallNode(self, node.tree, call, node, alt, seq, node.lead)
+                    child.fallback.in_applied = node.in_applied or node.applied_key is not None
             if node.applied_key is None and not node.in_applied and min(r for r, _, _ in cands[call]) >= APPLIED:
                 child.applied_key = (id(chosen[0].rule), tuple(sorted(chosen[0].env.items())), call)  # the top of
                 # an applied block: its calls below depend on the suit it is bound to, not on where it stands
@@ -1962,6 +2003,7 @@ class Step:
     node: CallNode | None
     other: CallNode | None = None
     plays: bool = True  # whether the caller's side plays the system (--we)
+    refused: CallNode | None = None  # the tree's call, whose conditions the inference found unmet
 
 
 @dataclass
@@ -1985,10 +2027,16 @@ def _partners(a: str, b: str) -> bool:
     return (SEATS.index(a) - SEATS.index(b)) % 2 == 0
 
 
-def read_auction(system: System, auction, we: str | None = None) -> Reading:
+def read_auction(system: System, auction, we: str | None = None,
+                 admit: Callable[[CallNode, int], bool] | None = None) -> Reading:
     """Read every call of an auction against the trees: the side that opens with the opening tree,
     the other side with the defence tree; ``we`` ("NS" or "EW") says only that pair plays the
-    system (the other pair's calls then take no meaning from it)."""
+    system (the other pair's calls then take no meaning from it).
+
+    ``admit(node, i)`` says whether the :attr:`CallNode.conditions` of our call ``node``, the
+    ``i``-th of the auction, hold after the calls before it (the inference reads them); where
+    they do not, the call is read as its ``fallback`` (None: off the tree).  Without ``admit``
+    the tree is read as written (the conditions taken as met)."""
     steps: list[Step] = []
     opener: str | None = None
     lead = 0
@@ -2004,19 +2052,26 @@ def read_auction(system: System, auction, we: str | None = None) -> Reading:
                                   plays=plays))
                 continue
             opener, lead = seat, i
-            cur["opening"] = system.root("opening", lead).children.get(name)
+            node = system.root("opening", lead).children.get(name)
+            refused = None
+            if admit is not None and node is not None and node.conditions and not admit(node, i):
+                refused, node = node, node.fallback
+            cur["opening"] = node
             cur["defence"] = system.root("defence", lead).children.get(f"({name})")
-            steps.append(Step(i, seat, name, chair, "opening", cur["opening"], cur["defence"], plays))
+            steps.append(Step(i, seat, name, chair, "opening", cur["opening"], cur["defence"], plays, refused))
             continue
         mine = "opening" if _partners(seat, opener) else "defence"
         theirs = "defence" if mine == "opening" else "opening"
         node = cur[mine].children.get(name) if cur[mine] is not None else None
+        refused = None
+        if admit is not None and node is not None and node.conditions and not admit(node, i):
+            refused, node = node, node.fallback
         other = None
         if name != "P":  # their tree leaves this side's passes implicit
             other = cur[theirs].children.get(f"({name})") if cur[theirs] is not None else None
             cur[theirs] = other
         cur[mine] = node
-        steps.append(Step(i, seat, name, chair, mine, node, other, plays))
+        steps.append(Step(i, seat, name, chair, mine, node, other, plays, refused))
     return Reading(steps, opener, lead, cur)
 
 

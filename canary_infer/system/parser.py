@@ -292,6 +292,9 @@ def _values():
         def option_test(self, c):
             return _test("option", c, arg=_words(c, "NAME")[0])
 
+        def fit(self, c):
+            return _test("fit", c, arg=_words(c, "LETTER")[0])
+
         def partner_long(self, c):
             return _test("partner-long", c, arg=_words(c, "LETTER")[0])
 

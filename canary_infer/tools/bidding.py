@@ -17,6 +17,7 @@ constraints in this context (chair, and so on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from canary_infer.bridge.auction import SEATS, Auction, Call
@@ -37,10 +38,12 @@ class Position:
     side: str  # "opening" (the tree describes this player's calls), "defence", or "none" (nobody bid yet)
 
 
-def position(system: System, auction: Auction, we: str | None = None) -> Position:
+def position(system: System, auction: Auction, we: str | None = None,
+             admit: Callable[[CallNode, int], bool] | None = None) -> Position:
     """Where the player to call stands: in the opening tree if his side opened (or nobody has bid),
-    in the defence tree if the other side opened; no node if his pair does not play the system."""
-    reading = read_auction(system, auction, we)
+    in the defence tree if the other side opened; no node if his pair does not play the system.
+    ``admit`` reads the calls' conditions as inference does (see ``read_auction``)."""
+    reading = read_auction(system, auction, we, admit)
     seat = auction.turn
     chair = (SEATS.index(seat) - SEATS.index(auction.dealer)) % 4 + 1
     node, side = reading.position(system, seat)
@@ -153,8 +156,14 @@ class Bidder:
         if auction.is_complete:
             return BidResult(auction.turn if auction.calls else auction.dealer, "undefined", [],
                              reason="the auction is over")
-        pos = position(self.system, auction, self.we)
+        def admit(node: CallNode, i: int) -> bool:  # as inference reads the calls so far
+            return self._inf().admits(node, Auction(auction.calls[:i], auction.dealer))
+
+        pos = position(self.system, auction, self.we, admit)
         opts = self.options(pos)
+        if any(n.conditions for n in opts):  # a call whose line holds only where the calls so far show a fit
+            kept = [n if self._inf().admits(n, auction) else n.fallback for n in opts]
+            opts = [n for n in kept if n is not None and n.defined]
         if not opts:
             why = ("the notes give the defenders' calls no meaning here" if pos.side == "defence"
                    else "the notes define no call at this point")

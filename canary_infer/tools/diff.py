@@ -218,7 +218,7 @@ def _readings(inf: Inferencer, tree: str, node: CallNode) -> list[_Reading]:
                 a = Auction.parse(auction_text(node.lineage(), " ".join(["P"] * k)))
             except AuctionError:
                 break
-            readings = inf.read(a)
+            readings = inf.read(a, tree=True)
             last = readings[-1]
             if last.node is not None and _calls(last.node) != _calls(node):
                 break  # the inferencer reads that auction to another call: fall back

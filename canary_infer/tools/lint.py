@@ -98,7 +98,7 @@ def _instances(system: System, inf: Inferencer, limit: int, skip: Callable[[Call
             auction = Auction.parse(text)
         except ValueError:
             continue
-        calls = inf.read(auction)
+        calls = inf.read(auction, tree=True)
         if not calls[-1].defined or calls[-1].formula == TRUE:
             yield node, text, True  # what the caller showed before was checked at his earlier call
             continue

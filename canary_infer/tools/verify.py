@@ -156,7 +156,7 @@ class Verifier:
         if path and not path[-1].is_opponents:
             auction += " P"
         a = Auction.parse(auction)
-        calls = self.inf.read(a)
+        calls = self.inf.read(a, tree=True)  # the tree as written: this point of it
         seat = a.turn
         chair = (("NESW".index(seat) - "NESW".index(a.dealer)) % 4) + 1
         # what the calls read besides the hand, as inference reads it ('maximum'/'minimum': the
