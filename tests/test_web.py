@@ -267,3 +267,16 @@ def test_serve_runs_under_waitress_and_answers(tmp_path):
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_the_next_calls_read_the_serious_3n_where_inference_does(client):
+    """The serious 3NT is 'after an at least 8 card major fit is guaranteed by the bidding' [B64]:
+    1D-1H-2H guarantees 5+3 hearts [A294, A298] and lists it; 1S-(X)-2N, a raise on three cards
+    opposite a possible four-card 1S [A32, A857-858], does not."""
+    def three_nt(a):
+        data = client.get(f"/api/position?a={a}&deals=0").get_json()
+        return next((c for c in data["next"]["system"] if c["call"] == "3N"), None)
+
+    assert three_nt("1D-P-1H-P-2H-P")["meaning"].startswith("serious slam try")
+    off = three_nt("1S-X-2N-P")
+    assert off is None or "serious" not in off["meaning"]

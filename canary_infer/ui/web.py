@@ -293,6 +293,10 @@ class Explorer:
                 theirs = child.is_opponents
                 if (pos.side == "defence") != theirs:
                     continue
+                if child.conditions and not self.inferencer_for(vul).admits(child, auction):
+                    child = child.fallback  # 'if fit T' unmet: what the point's other lines give it
+                    if child is None:
+                        continue
                 call = child.call.strip("()")
                 meanings[call] = child
                 first, more = short(child.meaning)
