@@ -6,7 +6,7 @@ The expectations come from the notes' words: [A123] is line 123 of canary-club-s
 from __future__ import annotations
 
 import pytest
-from test_fidelity import cards, fits, last_call
+from test_fidelity import _run, cards, fits, last_call
 
 
 # ------------------------------------------------------------ 1M-2y-2N-3C: opener's rebid [A192]
@@ -24,3 +24,13 @@ def test_after_3c_a_new_suit_is_still_the_club_canape():
     # [A192] "Any other rebid by opener shows the C canapé".
     assert "club canapé" in last_call("1H P 2D P 2N P 3C P 3S")["meaning"]
     assert not fits("1H P 2D P 2N P 3C P 3S", "KQ2.AKJ654.2.K32", "N")
+
+
+# ------------------------------------------------------------ 1x-2N-3x-3N: trump honours [A549]
+@pytest.mark.parametrize("auction", ["1H P 2N P 3H P 3N", "1H P 2N P 3H P 3S P 3N"])
+def test_the_trump_ask_says_which_honours_it_counts(auction):
+    # [A549] "the response shows the number of honors (step 1 = no honors; step 2 = 1 honor
+    # etc.)" names no honours: the reading chosen must be reported with the ask.
+    step = _run("explain", auction)["steps"][-1]
+    assert "trump-asking" in step["meaning"]
+    assert "A, K, Q" in step["interpretation"]
