@@ -6,7 +6,7 @@ The expectations come from the notes' words: [A123] is line 123 of canary-club-s
 from __future__ import annotations
 
 import pytest
-from test_fidelity import _run, cards, fits, last_call
+from test_fidelity import _run, bid, cards, fits, last_call
 
 
 # ------------------------------------------------------------ 1M-2y-2N-3C: opener's rebid [A192]
@@ -34,3 +34,12 @@ def test_the_trump_ask_says_which_honours_it_counts(auction):
     step = _run("explain", auction)["steps"][-1]
     assert "trump-asking" in step["meaning"]
     assert "A, K, Q" in step["interpretation"]
+
+
+# ------------------------------------------------------------ 1x-JS-(minimum NT) [A646]
+@pytest.mark.parametrize("auction", ["1S P 3C P 3N P", "1H P 3D P 3N P"])
+def test_the_minimum_notrump_at_the_three_level_is_a_sign_off(auction):
+    # [A646] "Minimum notrump - non-committal if 2N, else sign-off": responder passes it.
+    hand = "A2.32.32.AKQJ432" if "3C" in auction else "A2.32.AKQJ432.32"
+    assert cards(hand) == 13
+    assert bid(hand, auction)["calls"] == ["P"]
