@@ -304,10 +304,14 @@ class Verifier:
 
     def fill_patterns(self, findings) -> None:
         """The patterns of every finding (check_system gives them to each family's first only)."""
+        done: dict[int, list[str]] = {}  # by result: 70,000 findings of some 5,000 results (each kept alive)
         for f in findings:
             _, res = self._deferred.get(id(f), (None, None))
             if res is not None and not f.patterns:
-                f.patterns = _patterns(res)
+                got = done.get(id(res))
+                if got is None:
+                    got = done[id(res)] = _patterns(res)
+                f.patterns = list(got)
 
     def _check_system(self) -> dict:
         nodes = 0
