@@ -13,6 +13,7 @@ from itertools import combinations
 import pytest
 
 from canary_infer.bridge.cards import Hand
+from canary_infer.engine import witness
 from canary_infer.engine.tables import solve
 from canary_infer.engine.witness import median_hcp, most_frequent_pattern, typical_hand
 from canary_infer.language.expr import evaluate, parse
@@ -90,6 +91,17 @@ def test_the_pattern_and_median_are_those_of_an_independent_count(text, lengths_
     assert evaluate(f, hand)
     assert tuple(hand.length(s) for s in "SHDC") == want_pattern
     assert hand.hcp == want_hcp
+
+
+@pytest.mark.parametrize("text", [r[0] for r in REGIONS] + ["S >= 5", "hcp in 11..16 and (S >= 5 or H >= 5)"])
+def test_the_median_from_a_tables_counts_is_that_of_the_binary_search(text, monkeypatch):
+    f = parse(text)
+    pattern = most_frequent_pattern(solve(f))
+    from_table = median_hcp(f, pattern)
+    none = median_hcp(parse("S >= 5"), (0, 4, 4, 5))  # a pattern with no hand of the formula
+    monkeypatch.setattr(witness, "build_seat", lambda *a, **k: None)  # as for a formula no table holds
+    assert (median_hcp(f, pattern), median_hcp(parse("S >= 5"), (0, 4, 4, 5))) == (from_table, none)
+    assert none is None
 
 
 def test_a_region_with_no_hcp_limit_gets_a_middle_hand():
