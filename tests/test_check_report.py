@@ -205,3 +205,30 @@ def test_the_default_report_lists_only_overlaps_where_both_calls_state_something
             continue
         hand = Hand.from_pbn(f["witness"]["hand"])
         assert hand.length("S") >= 5
+
+
+def _report(system, workers: int) -> str:
+    import json
+
+    from canary_infer.deal.infer import Inferencer
+
+    v = Verifier(Inferencer(system))
+    r = v.check_system(workers=workers)
+    v.fill_patterns(r["gaps"] + r["overlaps"] + r["settled"])
+    return json.dumps({"families": [f.as_json() for f in r["families"]], "nodes": r["nodes"],
+                       **{k: [x.as_json() for x in r[k]] for k in ("gaps", "overlaps", "settled")}})
+
+
+def test_points_and_witnesses_shared_among_processes_give_the_same_report(small_system_dir, monkeypatch):
+    from canary_infer.tools import verify
+
+    files = sorted(small_system_dir.glob("*.canary"))
+    alone = _report(load_system(files), workers=1)
+    runs = []
+    real = verify._forked
+    monkeypatch.setattr(verify, "_forked", lambda *a, **k: runs.append(a[1].__name__) or real(*a, **k))
+    monkeypatch.setattr(verify, "PARALLEL_POINTS", 10)  # the small system: in processes all the same
+    monkeypatch.setattr(verify, "PARALLEL_WITNESSES", 2)
+    shared = _report(load_system(files), workers=2)
+    assert runs == ["_check_run", "_witness_of"]
+    assert shared == alone and '"hand": "' in alone
