@@ -15,6 +15,7 @@ the region's most frequent pattern and its median HCP count.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections.abc import Callable
@@ -410,10 +411,12 @@ def _forked(verifier: Verifier, task, args: list, workers: int, shared=None) -> 
     from concurrent.futures import ProcessPoolExecutor
 
     _FORKED.append((verifier, shared))
+    gc.freeze()  # the workers' collections then leave the inherited objects (and their pages) alone
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             return list(pool.map(task, args))
     finally:
+        gc.unfreeze()
         _FORKED.pop()
 
 
