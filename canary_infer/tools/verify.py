@@ -391,6 +391,11 @@ _FORKED: list = []  # (verifier, what it shares) a forked worker inherits: set o
 
 
 def _cores() -> int:
+    """The cores this process may use, or 1 where processes cannot be forked (Windows)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
