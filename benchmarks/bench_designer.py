@@ -32,9 +32,11 @@ Measured (issue 35, branch checkspeed against ee73226, 2 cores shared with other
 * ``CANARY_INFER_CACHE=off python -m canary_infer check-system --json``, the two checkouts in
   turn (old, new, new, old) at load 1.5-3: old 81.8 s (with a parse) and 66.7 s, 59 s user CPU;
   new 55.4 and 72.0 s, 66 s user CPU (the workers answer some questions twice).  The report is
-  byte-identical.  By phase, one process (CPU s, load 3-4): parse 5.5, the loader's check
-  6.6, the points 47, witnesses 16 (12 with the median from one table), patterns 2.9 (0.3),
-  JSON 1.9; the points in two workers: 49-54 s of CPU over 55-57 s of wall at load 2.4-2.9.
+  byte-identical.  On a quiet machine (load 0.9-1.3), new then old: new 30.3 s (54 s user CPU),
+  old 63.8 s (63 s), ratio 0.48, both reports byte-identical.  By phase, one process (CPU s,
+  load 3-4): parse 5.5, the loader's check 6.6, the points 47, witnesses 16 (12 with the
+  median from one table), patterns 2.9 (0.3), JSON 1.9; the points in two workers: 49-54 s
+  of CPU over 55-57 s of wall at load 2.4-2.9.
 * A copy of the built-in files loaded when the built-in system is kept: 0.6 s (was a parse:
   44 s at load 8.5).
 """
