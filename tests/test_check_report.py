@@ -13,6 +13,7 @@ from itertools import combinations
 import pytest
 
 from canary_infer.bridge.cards import Hand
+from canary_infer.engine import witness
 from canary_infer.engine.tables import solve
 from canary_infer.engine.witness import median_hcp, most_frequent_pattern, typical_hand
 from canary_infer.language.expr import evaluate, parse
@@ -90,6 +91,17 @@ def test_the_pattern_and_median_are_those_of_an_independent_count(text, lengths_
     assert evaluate(f, hand)
     assert tuple(hand.length(s) for s in "SHDC") == want_pattern
     assert hand.hcp == want_hcp
+
+
+@pytest.mark.parametrize("text", [r[0] for r in REGIONS] + ["S >= 5", "hcp in 11..16 and (S >= 5 or H >= 5)"])
+def test_the_median_from_a_tables_counts_is_that_of_the_binary_search(text, monkeypatch):
+    f = parse(text)
+    pattern = most_frequent_pattern(solve(f))
+    from_table = median_hcp(f, pattern)
+    none = median_hcp(parse("S >= 5"), (0, 4, 4, 5))  # a pattern with no hand of the formula
+    monkeypatch.setattr(witness, "build_seat", lambda *a, **k: None)  # as for a formula no table holds
+    assert (median_hcp(f, pattern), median_hcp(parse("S >= 5"), (0, 4, 4, 5))) == (from_table, none)
+    assert none is None
 
 
 def test_a_region_with_no_hcp_limit_gets_a_middle_hand():
@@ -193,3 +205,30 @@ def test_the_default_report_lists_only_overlaps_where_both_calls_state_something
             continue
         hand = Hand.from_pbn(f["witness"]["hand"])
         assert hand.length("S") >= 5
+
+
+def _report(system, workers: int) -> str:
+    import json
+
+    from canary_infer.deal.infer import Inferencer
+
+    v = Verifier(Inferencer(system))
+    r = v.check_system(workers=workers)
+    v.fill_patterns(r["gaps"] + r["overlaps"] + r["settled"])
+    return json.dumps({"families": [f.as_json() for f in r["families"]], "nodes": r["nodes"],
+                       **{k: [x.as_json() for x in r[k]] for k in ("gaps", "overlaps", "settled")}})
+
+
+def test_points_and_witnesses_shared_among_processes_give_the_same_report(small_system_dir, monkeypatch):
+    from canary_infer.tools import verify
+
+    files = sorted(small_system_dir.glob("*.canary"))
+    alone = _report(load_system(files), workers=1)
+    runs = []
+    real = verify._forked
+    monkeypatch.setattr(verify, "_forked", lambda *a, **k: runs.append(a[1].__name__) or real(*a, **k))
+    monkeypatch.setattr(verify, "PARALLEL_POINTS", 10)  # the small system: in processes all the same
+    monkeypatch.setattr(verify, "PARALLEL_WITNESSES", 2)
+    shared = _report(load_system(files), workers=2)
+    assert runs == ["_check_run", "_witness_of"]
+    assert shared == alone and '"hand": "' in alone

@@ -87,9 +87,42 @@ def test_an_edited_file_makes_a_new_entry(kept, small_system_dir, tmp_path):
     assert after == before  # a comment changes nothing, but the entry is the new text's
 
 
+def _strings_unshared(obj) -> bytes:
+    """A pickle that writes every string where it stands: equal for objects of equal contents,
+    whichever of their equal strings are one object."""
+    import io
+
+    class Pickler(pickle._Pickler):
+        def memoize(self, o):
+            if not isinstance(o, str):
+                super().memoize(o)
+
+    out = io.BytesIO()
+    Pickler(out, 4).dump(obj)
+    return out.getvalue()
+
+
+def test_a_copy_elsewhere_is_read_from_the_originals_entry_under_its_own_names(kept, small_system_dir, tmp_path,
+                                                                               monkeypatch):
+    load_system(files_of(small_system_dir))
+    copy = tmp_path / "elsewhere" / "mine"
+    copy.mkdir(parents=True)
+    for p in files_of(small_system_dir):
+        (copy / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    with monkeypatch.context() as m:
+        no_parsing(m)
+        again = load_system(files_of(copy))
+    assert again.files == [str(p) for p in files_of(copy)] and len(entries(kept)) == 1
+    kept_bytes = pickle.dumps(again)
+    assert str(copy).encode() in kept_bytes and str(small_system_dir).encode() not in kept_bytes
+    monkeypatch.setenv(syscache.ENV, "off")
+    assert _strings_unshared(again) == _strings_unshared(load_system(files_of(copy)))  # as if parsed there
+
+
 def test_the_key_covers_the_files_names_and_the_loaders_code(monkeypatch):
     files = [("a.canary", "tree opening\n")]
     k = syscache.key(files)
+    assert syscache.key([("elsewhere/a.canary", "tree opening\n")]) == k  # not the folder
     assert syscache.key([("b.canary", "tree opening\n")]) != k
     assert syscache.key([("a.canary", "tree opening\n\n")]) != k
     assert syscache.key(files) == k

@@ -3,8 +3,8 @@
 Any hand satisfying a formula proves a finding, but the first hand a solver meets is often an
 extreme one (a 37-count for a response): useless to a system designer who wants to see what
 the region is *about*.  :func:`typical_hand` asks the exact engine for the region's most
-frequent pattern and the median HCP of the region's hands of that pattern (a binary search
-over the engine's exact counts), and then the card-level CP-SAT model for a hand with that
+frequent pattern and the median HCP of the region's hands of that pattern (from the
+engine's exact counts by HCP), and then the card-level CP-SAT model for a hand with that
 pattern and that HCP count; if none comes within the time limit it tries the nearest HCP
 counts, then any hand of the pattern, then any hand.
 
@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from canary_infer.bridge.cards import Hand
 from canary_infer.engine.cpsat import HandModel
-from canary_infer.engine.tables import Available, Result, solve
+from canary_infer.engine.tables import PAT_INDEX, Available, Result, build_seat, solve
 from canary_infer.language.expr import Node, conj, parse
 
 Pattern = tuple[int, int, int, int]
@@ -39,12 +41,25 @@ def _at_most(h: int) -> Node:
     return parse(f"hcp <= {h}")
 
 
+def _median(by_hcp: np.ndarray) -> int | None:
+    """The least h such that at least half of the hands counted by HCP (exact integers as
+    floats) hold h or fewer; None for no hand."""
+    if not by_hcp.any():
+        return None
+    cum = np.cumsum(by_hcp)
+    return int(np.searchsorted(cum, cum[-1] / 2))
+
+
 def median_hcp(formula: Node, pattern: Pattern, avail: Available = EVERY_CARD,
                within: Result | None = None) -> int | None:
     """The median HCP count of the hands of a pattern satisfying a formula, exactly: the least
     h such that at least half of those hands hold h HCP or fewer (so some hand holds exactly h).
 
-    ``within`` may give the formula already solved on that one pattern (its HCP range and count)."""
+    From one table's counts by HCP; for a formula no table holds, a binary search over solves
+    (``within`` may then give the formula already solved on that one pattern)."""
+    t = build_seat(formula, avail, patterns=[pattern])
+    if t is not None:  # one table's exact counts by HCP
+        return _median(t.ph[PAT_INDEX[pattern]])
     region = within if within is not None else solve(formula, avail, patterns=[pattern])
     if not region.consistent:
         return None
@@ -70,7 +85,8 @@ def typical_hand(formula: Node, result: Result | None = None, avail: Available =
     pattern = most_frequent_pattern(result)
     if pattern is None:
         return None
-    region = solve(formula, avail, patterns=[pattern])
+    t = build_seat(formula, avail, patterns=[pattern])  # its counts by HCP give the median too
+    region = t.result() if t is not None else solve(formula, avail, patterns=[pattern])
     m = model or HandModel(avail)
     lit = m.add(formula)
     deadline = time.monotonic() + time_limit
@@ -79,7 +95,7 @@ def typical_hand(formula: Node, result: Result | None = None, avail: Available =
         return max(0.05, (deadline - time.monotonic()) * share)
 
     if region.consistent:
-        mid = median_hcp(formula, pattern, avail, within=region)
+        mid = _median(t.ph[PAT_INDEX[pattern]]) if t is not None else median_hcp(formula, pattern, avail, region)
         lo, hi = region.hcp
         nearest = sorted(range(lo, hi + 1), key=lambda h: (abs(h - mid), h))[:5]
         for i, h in enumerate(nearest):

@@ -3,8 +3,10 @@
 Loading the built-in files means parsing some 17,000 call rules and, the first time these exact
 files are seen, walking the whole tree of calls they make to check it (seconds).  A system that
 loaded and passed every check is kept as one file named by a digest of the files (names and
-text), of the loader's code and of the Python version, so that any edit of either makes a new
-entry.  ``CANARY_INFER_SYSTEM_CACHE`` says where, apart from the results cache
+text, not their folder), of the loader's code and of the Python version, so that any edit of
+either makes a new entry, and a copy of the same files elsewhere (a designer's copy of the
+built-in system) is read from the entry of the original, its files' names put in as it is
+unpickled.  ``CANARY_INFER_SYSTEM_CACHE`` says where, apart from the results cache
 (:mod:`canary_infer.caches`, ``CANARY_INFER_CACHE``), which it does not depend on:
 
 * unset or empty: ``$XDG_CACHE_HOME/canary-infer/systems`` (by default ``~/.cache/canary-infer/systems``);
@@ -33,6 +35,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import hmac
+import io
 import os
 import pickle
 import secrets
@@ -72,8 +75,8 @@ def key(files: list[tuple[str, str]]) -> str:
     h.update(repr((sys.implementation.name, sys.version_info[:3], pickle.HIGHEST_PROTOCOL)).encode())
     for name in CODE:
         h.update(b"\0" + (here / name).read_bytes())
-    for shown, text in files:
-        h.update(b"\1" + shown.encode("utf-8") + b"\0" + text.encode("utf-8"))
+    for shown, text in files:  # the file's name without its folder: a copy elsewhere is the same system
+        h.update(b"\1" + Path(shown).name.encode("utf-8") + b"\0" + text.encode("utf-8"))
     return h.hexdigest()
 
 
@@ -124,7 +127,9 @@ def encode(k: str, system, key: bytes) -> bytes:
 def decode(data: bytes, k: str, shown: list[str], kind: type, key: bytes):
     """The system an entry holds, or None unless it is a whole entry for name ``k`` read from
     the files named ``shown``, of the class ``kind`` (the loader's ``System``), its digest made
-    with the folder's ``key`` (checked before anything is unpickled)."""
+    with the folder's ``key`` (checked before anything is unpickled).  An entry made from the
+    same files in another folder (the same key) is unpickled again with ``shown`` put in for
+    their names."""
     if not data.startswith(MAGIC):
         return None
     rest = data[len(MAGIC):]
@@ -134,18 +139,51 @@ def decode(data: bytes, k: str, shown: list[str], kind: type, key: bytes):
     digest, sep, payload = rest.partition(b"\n")
     if not sep or not hmac.compare_digest(digest, _digest(key, payload)):
         return None
+    system = _unpickle(payload)
+    if type(system) is kind and isinstance(system.files, list) and system.files != shown \
+            and [Path(f).name for f in system.files] == [Path(f).name for f in shown]:
+        system = _unpickle(payload, dict(zip(system.files, shown, strict=True)))  # a copy of the same files
+    if type(system) is not kind or system.files != shown or system.oracle is not None or system._roots:
+        return None
+    return system
+
+
+def _unpickle(payload: bytes, names: dict[str, str] | None = None):
+    """The object a payload holds (None if it does not unpickle), with the strings ``names`` maps
+    replaced as they are read (the names of the files an entry was made from)."""
     collecting = gc.isenabled()
     gc.disable()  # loads makes some 28,000 objects and frees none: collections meanwhile only walk them
     try:
-        system = pickle.loads(payload)  # noqa: S301 - our own file: its keyed digest checked above
+        if names is None:
+            return pickle.loads(payload)  # noqa: S301 - our own file: its keyed digest checked by the caller
+        return _Renaming(io.BytesIO(payload), names).load()  # noqa: S301 - the same
     except Exception:  # noqa: BLE001 - whatever a damaged entry raises, it is not believed
         return None
     finally:
         if collecting:
             gc.enable()
-    if type(system) is not kind or system.files != shown or system.oracle is not None or system._roots:
-        return None
-    return system
+
+
+def _renamed(load):
+    """An unpickler's opcode that reads a string, then puts in the string ``names`` maps it to."""
+    def read(self):
+        load(self)
+        self.stack[-1] = self.names.get(self.stack[-1], self.stack[-1])
+    return read
+
+
+class _Renaming(pickle._Unpickler):  # noqa: S301 - the pure-Python unpickler, whose opcodes can be extended
+    """Unpickles with some strings replaced by others wherever they stand (every object then
+    made with the new one, as if the files had been read under those names)."""
+
+    dispatch = dict(pickle._Unpickler.dispatch)
+    for _op in (pickle.SHORT_BINUNICODE, pickle.BINUNICODE, pickle.BINUNICODE8, pickle.UNICODE):
+        dispatch[_op[0]] = _renamed(dispatch[_op[0]])
+    del _op
+
+    def __init__(self, file, names: dict[str, str]):
+        super().__init__(file)
+        self.names = names
 
 
 def load(where: Path, k: str, shown: list[str], kind: type):

@@ -15,6 +15,8 @@ the region's most frequent pattern and its median HCP count.
 
 from __future__ import annotations
 
+import gc
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -279,48 +281,63 @@ class Verifier:
             rep.leaves.append(Leaf(auction_text(answer.lineage()), pats, len(pats) == 1,
                                    res.hands / total if total else 0.0, int(res.hands)))
 
-    def check_system(self, families: bool = True, loose_witnesses: bool = True, every_witness: bool = False) -> dict:
+    def check_system(self, families: bool = True, loose_witnesses: bool = True, every_witness: bool = False,
+                     workers: int | None = None) -> dict:
         """Gaps and overlaps at every point.  With ``families`` (the default), findings are grouped
         (:func:`group`) and only each family's first finding gets a witness hand, the others none
         (the same two lines of the files at every point a block stands: 70,000 witnesses were most
         of the time of a whole-system check); ``loose_witnesses=False`` finds none for families of
         overlaps with a call that states nothing about the hand (1,277 of the 1,856 families of the
         built-in system, which the report does not list by default); ``every_witness`` finds one
-        for every finding (minutes on the whole system)."""
+        for every finding (minutes on the whole system).  A large system's points and witnesses
+        are shared among ``workers`` processes (by default one per core); the report is the same."""
+        workers = _cores() if workers is None else workers
         self.defer_witnesses = families and not every_witness
         try:
-            out = self._check_system()
+            out = self._check_system(workers)
         finally:
             self.defer_witnesses = False
         if families:
             out["families"] = group(out["gaps"] + out["settled"] + out["overlaps"])
+            wanted = []
             for fam in out["families"]:
-                first = fam.first
-                formula, res = self._deferred.get(id(first), (None, None))
+                formula, res = self._deferred.get(id(fam.first), (None, None))
                 if formula is not None and (loose_witnesses or not fam.unconstrained):
-                    first.hand = self.witness(formula, res)
-                    first.patterns = _patterns(res)
+                    wanted.append((fam.first, formula, res))
+            self._find_witnesses([(formula, res) for _, formula, res in wanted], workers)
+            for first, formula, res in wanted:
+                first.hand = self.witness(formula, res)
+                first.patterns = _patterns(res)
         return out
 
     def fill_patterns(self, findings) -> None:
         """The patterns of every finding (check_system gives them to each family's first only)."""
+        done: dict[int, list[str]] = {}  # by result: 70,000 findings of some 5,000 results (each kept alive)
         for f in findings:
             _, res = self._deferred.get(id(f), (None, None))
             if res is not None and not f.patterns:
-                f.patterns = _patterns(res)
+                got = done.get(id(res))
+                if got is None:
+                    got = done[id(res)] = _patterns(res)
+                f.patterns = list(got)
 
-    def _check_system(self) -> dict:
-        nodes = 0
+    def _check_system(self, workers: int = 1) -> dict:
+        points = list(self._points())
         gaps: list[Finding] = []
         overlaps: list[Finding] = []
+        for g, o in self._checked(points, workers):
+            gaps += g
+            overlaps += o
+        settled = [g for g in gaps if g.settled_by]
+        return {"nodes": len(points), "gaps": [g for g in gaps if not g.settled_by], "overlaps": overlaps,
+                "settled": settled}
+
+    def _points(self):
+        """(node, prefix, cover, progress message) of every point check-system checks, in order."""
         root = self.system.root("opening")
         for prefix in ("", "P P"):  # the openings in 1st/2nd and in 3rd/4th chair
             chair = 1 if not prefix else 3
-            self.progress(f"openings in chair {chair}")
-            g, o, _, _ = self.check_point(root, prefix, cover=root.domain({"chair": chair}))
-            gaps += g
-            overlaps += o
-            nodes += 1
+            yield root, prefix, root.domain({"chair": chair}), f"openings in chair {chair}"
         todo = [c for c in root.children.values() if c.call != "P"]
         applied: set = set()  # a block attached by 'apply' is checked below its first call once (System.nodes)
         while todo:
@@ -332,15 +349,100 @@ class Verifier:
             todo = [c for c in n.children.values()] + todo
             if len(self.options(n)) == 0:
                 continue
-            nodes += 1
-            self.progress(f"{auction_text(n.lineage())}")
-            cover = TRUE if n.is_relay else n.domain({"chair": 1})
-            g, o, _, _ = self.check_point(n, cover=cover)
-            gaps += g
-            overlaps += o
-        settled = [g for g in gaps if g.settled_by]
-        return {"nodes": nodes, "gaps": [g for g in gaps if not g.settled_by], "overlaps": overlaps,
-                "settled": settled}
+            yield n, "", TRUE if n.is_relay else n.domain({"chair": 1}), auction_text(n.lineage())
+
+    def _checked(self, points: list, workers: int):
+        """Each point's (gaps, overlaps), in order: here, or for a large system in ``workers``
+        processes forked from this one, each a run of points at a time."""
+        if workers <= 1 or len(points) < PARALLEL_POINTS:
+            for node, prefix, cover, say in points:
+                self.progress(say)
+                g, o, _, _ = self.check_point(node, prefix, cover=cover)
+                yield g, o
+            return
+        spans = _spans(len(points), workers * RUNS_PER_WORKER)
+        for span, part in zip(spans, _forked(self, _check_run, spans, workers, points), strict=True):
+            self.progress(points[span[0]][3])
+            for g, o, deferred in part:
+                for f, d in zip(g + o, deferred, strict=True):
+                    if d is not None:
+                        self._deferred[id(f)] = d
+                yield g, o
+
+    def _find_witnesses(self, wanted: list, workers: int) -> None:
+        """Find the witnesses of :meth:`witness` for these (formula, result), each formula with its
+        first result, in ``workers`` processes when there are many (each is found alone)."""
+        first: dict = {}
+        for formula, res in wanted:
+            if formula not in self._witnesses and res.patterns:
+                first.setdefault(formula, res)
+        if workers <= 1 or len(first) < PARALLEL_WITNESSES:
+            return  # found one by one as they are asked for
+        todo = list(first.items())
+        found = _forked(self, _witness_of, [(f, r, self.witness_seconds) for f, r in todo], workers)
+        for (formula, _), hand in zip(todo, found, strict=True):
+            self._witnesses[formula] = hand
+
+
+PARALLEL_POINTS = 2000  # fewer points are checked in this process (forking costs more than it saves)
+PARALLEL_WITNESSES = 40
+RUNS_PER_WORKER = 8  # runs of neighbouring points (which share their questions) given out as workers free up
+_FORKED: list = []  # (verifier, what it shares) a forked worker inherits: set only while its pool runs
+
+
+def _cores() -> int:
+    """The cores this process may use, or 1 where processes cannot be forked (Windows)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _spans(n: int, parts: int) -> list[tuple[int, int]]:
+    """``n`` items cut into at most ``parts`` runs of nearly equal length."""
+    cuts = [n * i // parts for i in range(parts + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+
+
+def _forked(verifier: Verifier, task, args: list, workers: int, shared=None) -> list:
+    """``[task(a) for a in args]`` in ``workers`` processes forked from this one, where ``task``
+    finds the verifier and ``shared`` in ``_FORKED`` (they inherit them unpickled, with the
+    system's call tree as it stands and the questions answered so far)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _FORKED.append((verifier, shared))
+    gc.freeze()  # the workers' collections then leave the inherited objects (and their pages) alone
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(task, args))
+    finally:
+        gc.unfreeze()
+        _FORKED.pop()
+
+
+def _check_run(arg) -> list:
+    """In a forked worker: check a run of points; each one's gaps, overlaps and their deferred
+    (formula, result) for the witnesses."""
+    start, stop = arg
+    v, points = _FORKED[-1]
+    v.progress = lambda msg: None
+    out = []
+    for node, prefix, cover, _ in points[start:stop]:
+        g, o, _, _ = v.check_point(node, prefix, cover=cover)
+        out.append((g, o, [v._deferred.get(id(f)) for f in g + o]))
+    return out
+
+
+def _witness_of(arg) -> str | None:
+    """In a forked worker: the typical hand of :meth:`Verifier.witness` (PBN), or None."""
+    formula, res, seconds = arg
+    h = typical_hand(formula, res, time_limit=seconds)
+    return h.pbn() if h is not None else None
 
 
 def _about(nodes, point=None) -> dict:
