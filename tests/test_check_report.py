@@ -232,3 +232,17 @@ def test_points_and_witnesses_shared_among_processes_give_the_same_report(small_
     shared = _report(load_system(files), workers=2)
     assert runs == ["_check_run", "_witness_of"]
     assert shared == alone and '"hand": "' in alone
+
+
+def test_the_defence_tree_is_checked_too(tmp_path):
+    """Our calls over their openings are points of the system like any other: an overlap there
+    (two calls both fitting five hearts) is reported, with the auction that reaches it."""
+    from canary_infer.deal.infer import Inferencer
+
+    p = tmp_path / "a.canary"
+    p.write_text('tree opening\n  1C  "strong"  [A1]\n      = hcp >= 16\n'
+                 'tree defence\n  (1D)  "they open 1D"  [A2]\n'
+                 '    1H  "hearts"  [A3]\n        = H >= 4\n'
+                 '    2H  "long hearts"  [A4]\n        = H >= 5\n')
+    r = Verifier(Inferencer(load_system([p]))).check_system(workers=1)
+    assert [(f.auction, sorted(f.calls)) for f in r["overlaps"]] == [("1D", ["1H", "2H"])]

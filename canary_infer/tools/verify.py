@@ -338,18 +338,20 @@ class Verifier:
         for prefix in ("", "P P"):  # the openings in 1st/2nd and in 3rd/4th chair
             chair = 1 if not prefix else 3
             yield root, prefix, root.domain({"chair": chair}), f"openings in chair {chair}"
-        todo = [c for c in root.children.values() if c.call != "P"]
         applied: set = set()  # a block attached by 'apply' is checked below its first call once (System.nodes)
-        while todo:
-            n = todo.pop(0)
-            if n.applied_key is not None:
-                if n.applied_key in applied:
+        for tree in sorted(self.system.trees, key=lambda t: t != "opening"):  # ours, then over their openings
+            start = self.system.root(tree)
+            todo = [c for c in start.children.values() if tree != "opening" or c.call != "P"]
+            while todo:
+                n = todo.pop(0)
+                if n.applied_key is not None:
+                    if n.applied_key in applied:
+                        continue
+                    applied.add(n.applied_key)
+                todo = [c for c in n.children.values()] + todo
+                if len(self.options(n)) == 0:
                     continue
-                applied.add(n.applied_key)
-            todo = [c for c in n.children.values()] + todo
-            if len(self.options(n)) == 0:
-                continue
-            yield n, "", TRUE if n.is_relay else n.domain({"chair": 1}), auction_text(n.lineage())
+                yield n, "", TRUE if n.is_relay else n.domain({"chair": 1}), auction_text(n.lineage())
 
     def _checked(self, points: list, workers: int):
         """Each point's (gaps, overlaps), in order: here, or for a large system in ``workers``
