@@ -115,6 +115,7 @@ def test_rkcb_still_follows_a_serious_3n():
     "2N P 3S P 3N P 5N",     # 3S transfer to 3N [A1734-1735]
     "1C P 5N",               # the strong club: 17+ HCP, 'all hand patterns' [A31]
     "2D P 5N",               # the three-suiter: 4441 may hold one diamond [A35]
+    "1S P 2H P 2N P 3C P 5N",  # 2N forces 3C [A278]: the puppet shows no clubs
 ])
 def test_the_grand_slam_force_does_not_accept_an_artificial_suit(auction):
     # [B68] "the bidding of 5NT implicitly accepts the last bid suit": a transfer or Stayman

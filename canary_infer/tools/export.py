@@ -358,7 +358,7 @@ def bss(system, progress=None, start: str | None = None, depth: int | None = Non
         if n.is_opponents:
             continue
         seq = "".join(_BSS_CALL.get(c, c) for c, _ in _full_sequence(path))
-        artificial = "Y" if n.is_relay or "artificial" in n.meaning.lower() else "N"
+        artificial = "Y" if n.is_relay or "artificial" in n.flags or "artificial" in n.meaning.lower() else "N"
         disposition = "C" if n.is_relay else "0"
         last = _bare(n.call)
         kl = ""
