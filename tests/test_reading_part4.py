@@ -6,8 +6,7 @@ slam-conventions.txt), driven through the command line as in test_fidelity.
 from __future__ import annotations
 
 import pytest
-
-from tests.test_fidelity import last_call
+from test_fidelity import last_call
 
 
 @pytest.mark.parametrize("auction", [

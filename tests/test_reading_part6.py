@@ -6,8 +6,7 @@ slam-conventions.txt), driven through the command line as in test_fidelity.
 from __future__ import annotations
 
 import pytest
-
-from tests.test_fidelity import cards, fits, last_call, refused_by_last_call
+from test_fidelity import cards, fits, last_call, refused_by_last_call
 
 
 def test_no_exclusion_double_when_the_doubler_is_a_passed_hand():
