@@ -973,3 +973,23 @@ tree opening
     inf = Inferencer(s)
     assert inf.read(Auction.parse("1S P 2C P 2S"))[-1].formula == parse("S >= 6")
     assert inf.read(Auction.parse("1S P 2D P 2S"))[-1].formula == TRUE
+
+
+def test_a_schedules_notes_and_interpretations_go_with_every_step():
+    """What is said under a schedule is said of each step: explain shows it with the answer, and
+    the file printed again keeps it (it was once read as a comment and lost)."""
+    s = sys_of(
+        'schedule two_steps()  "strength"  [A1]\n'
+        '  interpretation "step 1 read as the minimum"\n'
+        '  note "the steps are not named"\n'
+        '  step 1  "minimum"  = hcp <= 13\n'
+        '  step 2  "maximum"  = hcp >= 14\n'
+        'tree opening\n'
+        '  1N  "relay"  [A2]  relay\n'
+        '      answers two_steps()\n')
+    for call in ("2C", "2D"):
+        step = s.root("opening").children["1N"].children[call]
+        assert "step 1 read as the minimum" in step.interpretations()
+        assert "the steps are not named" in step.notes
+    assert sys_of(format_system(s)) == s
+    assert "  interpretation \"step 1 read as the minimum\"" in format_system(s)

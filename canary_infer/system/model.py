@@ -303,6 +303,8 @@ class Schedule:
     source: str
     steps: list[RuleNode] = field(default_factory=list)
     delete: list[tuple[tuple[int, ...], str, int]] = field(default_factory=list)  # steps, constraint, line
+    notes: list[str] = field(default_factory=list)  # said of every step, shown with each
+    interpretations: list[str] = field(default_factory=list)
     line: int = field(default=0, compare=False)
     path: str = field(default="", compare=False)
 
@@ -492,6 +494,8 @@ class CallNode:
     def interpretations(self) -> list[str]:
         """The call's own interpretations, then those of the definitions its constraints use."""
         out = [i for p in self.parts for i in p.rule.interpretations]
+        for sch in self._schedules():
+            out += [i for i in sch.interpretations if i not in out]
         for name in self._definitions_used():
             for i in self.system.definition_info[name].interpretations:
                 out.append(f"({name}) {i}")
@@ -512,7 +516,13 @@ class CallNode:
 
     @property
     def notes(self) -> list[str]:
-        return [n for p in self.parts for n in p.rule.notes]
+        own = [n for p in self.parts for n in p.rule.notes]
+        return own + [n for sch in self._schedules() for n in sch.notes if n not in own]
+
+    def _schedules(self) -> list[Schedule]:
+        """The schedules whose steps this call is (their notes and interpretations are its own)."""
+        names = dict.fromkeys(getattr(p.rule, "schedule", None) for p in self.parts)
+        return [self.system.schedules[n] for n in names if n in self.system.schedules]
 
     @property
     def examples(self) -> list[tuple[str, str, int]]:
@@ -1358,6 +1368,8 @@ class _Loader:
                 return self._step(obj, item, path, no)
             if tag == "delete":
                 self._delete(obj, item, path, no)
+            if tag in ("note", "interpretation"):
+                getattr(obj, tag + "s").append(item[1])
         elif tag == "call":
             return [self._call(p, item, path, no) for p in obj]  # the tree root, a call, or a line's steps
         else:
@@ -1920,6 +1932,8 @@ def format_system(system: System) -> str:
         out.append("")
     for sch in system.schedules.values():
         out.append(_head("schedule", sch))
+        out += [f"  note {_quote(n)}" for n in sch.notes]
+        out += [f"  interpretation {_quote(i)}" for i in sch.interpretations]
         for st in sch.steps:
             line = f"  step {st.step}  {_quote(st.meaning)}"
             if st.source:
