@@ -446,36 +446,24 @@ def bboalert(system, progress=None, start: str | None = None, depth: int | None 
         previous = context
         own.add((context, _bbo_token(n.call)))
         lines.append(f"{shown},{_bbo_token(n.call)},{_bbo_text(_box(n.meaning))}#{chat(n)}")
-    lines += _no_agreement(o, generic, own)
+    lines += _no_agreement(generic, own)
     return "\n".join(lines) + "\n"
 
 
-def _turns(o: Outline) -> dict[str, set[str]]:
-    """The auctions of the tree after which our side calls, each with the calls a section written
-    with regular-expression contexts puts there (those of the section whose first call ends it)."""
-    turns: dict[str, set[str]] = {}
-    for path, line in _entries(Outline(o.lines, [], o.prefix)):
-        tokens = "".join(_bbo_token(c) for c, _ in _full_sequence(path))
-        here = turns.setdefault(tokens + ("" if line.node.is_opponents else "--"), set())
-        if line.section is not None:
-            here.update(_bbo_token(sub.node.call) for sub in line.section.lines if not sub.node.is_opponents)
-    return turns
-
-
-def _no_agreement(o: Outline, generic: dict, own: set) -> list[str]:
+def _no_agreement(generic: dict, own: set) -> list[str]:
     """Records for the auctions where the tree gives calls of ours and a section's regular-expression
     context matches, but its call means nothing there (``1N--3N--`` ends like the serious 3NT's
-    ``3N--``): no agreement."""
+    ``3N--``): no agreement.  (Where a section stands, the tree gives no calls of its own: those
+    auctions are the section's.)"""
     live = {c for c, _ in own}
-    turns = {c: calls for c, calls in _turns(o).items() if c in live}
-    by_end: dict[int, dict[str, list[str]]] = {}
+    by_end: dict[str, list[str]] = {}  # the auctions by each of their endings a section's context has
     for k in {len(c) for c, _ in generic}:
-        for context in turns:
+        for context in live:
             if len(context) >= k:
-                by_end.setdefault(k, {}).setdefault(context[len(context) - k:], []).append(context)
+                by_end.setdefault(context[len(context) - k:], []).append(context)
     out, previous = [], None
-    for context, tok in sorted((c, tok) for (ctx, tok) in generic for c in by_end.get(len(ctx), {}).get(ctx, [])
-                               if (c, tok) not in own and tok not in turns[c]):
+    for context, tok in sorted((c, tok) for (ctx, tok) in generic for c in by_end.get(ctx, [])
+                               if (c, tok) not in own):
         out.append(f"{'+' if context == previous else context},{tok},no agreement#no agreement in the system")
         previous = context
     return out
